@@ -1,0 +1,83 @@
+package dev.moraine.core.kv;
+
+import java.time.Duration;
+
+/**
+ * The read-write handle of a store. A process holds at most one per store; opening another
+ * writer anywhere fences this one ({@link KvFencedException} from then on).
+ *
+ * <p>Writes are applied in memory first (reads see them at once) and become durable when the
+ * write-ahead log is flushed to the object store, either by the store's own flush timer, if it
+ * has one, or by {@link #flushWal()}. Every write returns a {@link WriteReceipt}; {@link
+ * #awaitDurable(WriteReceipt)} blocks until that write is durable.
+ *
+ * <p>Thread-safe. {@link #close()} may race any other call: the other call either completes or
+ * throws {@link KvClosedException}; it never crashes the process.
+ */
+public interface KvStore extends KvReadView, AutoCloseable {
+
+  /**
+   * Applies a batch atomically. Returns once it is applied, not once durable.
+   *
+   * @throws KvInvalidArgumentException if the batch is empty; nothing was written
+   * @throws KvFencedException if a newer writer exists; nothing was written
+   * @throws KvClosedException if the store was closed; nothing was written
+   * @throws KvUnavailableException if the store failed; the write may or may not have been
+   *     applied
+   */
+  WriteReceipt write(WriteBatch batch);
+
+  /** Begins a snapshot-isolation transaction (see {@link KvTransaction}). */
+  KvTransaction begin();
+
+  /** A consistent frozen view of the current state (see {@link KvSnapshot}). */
+  KvSnapshot snapshot();
+
+  /**
+   * Flushes the write-ahead log: when this returns, every write applied before the call is
+   * durable.
+   *
+   * @throws KvFencedException if a newer writer exists; the unflushed writes are lost
+   * @throws KvUnavailableException if the object store failed; the writes may or may not be
+   *     durable, and a later flush may still make them so
+   */
+  void flushWal();
+
+  /**
+   * Blocks until the write with this receipt is durable. Does not flush by itself: with the
+   * store's flush timer off, some caller must call {@link #flushWal()}.
+   *
+   * @throws KvFencedException if the store was fenced before the write became durable
+   * @throws KvClosedException if the store closed before the write became durable
+   */
+  void awaitDurable(WriteReceipt receipt);
+
+  /**
+   * Like {@link #awaitDurable(WriteReceipt)} but gives up after {@code timeout}.
+   *
+   * @return true if the write is durable, false if the timeout passed first
+   */
+  boolean awaitDurable(WriteReceipt receipt, Duration timeout);
+
+  /** The highest sequence number known durable. */
+  long durableSeqnum();
+
+  /**
+   * Writes a durable checkpoint covering every write that is durable at the time of the call, and
+   * returns its id. A reader opened at the checkpoint sees exactly that state.
+   *
+   * @param lifetime how long the checkpoint lives before the store may delete it; null for
+   *     forever
+   * @throws KvFencedException if a newer writer exists
+   * @throws KvUnavailableException if the object store failed; the checkpoint may or may not
+   *     exist
+   */
+  CheckpointId createCheckpoint(Duration lifetime);
+
+  /**
+   * Flushes what is in memory and closes the store. Idempotent. After close every call throws
+   * {@link KvClosedException}. A close that fails still releases the handle.
+   */
+  @Override
+  void close();
+}

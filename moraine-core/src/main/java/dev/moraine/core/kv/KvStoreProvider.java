@@ -1,0 +1,26 @@
+package dev.moraine.core.kv;
+
+/**
+ * Opens handles on one configured store location. The engine receives a provider and decides
+ * which handles it needs; implementations carry the location and settings.
+ */
+public interface KvStoreProvider {
+
+  /**
+   * Opens the read-write handle, creating an empty store if there is none. Fences any writer that
+   * already holds the store.
+   *
+   * @throws KvUnavailableException if the object store cannot be reached
+   * @throws KvInvalidArgumentException if the settings are refused
+   * @throws KvDataException if the store exists but cannot be read
+   */
+  KvStore openWriter();
+
+  /**
+   * Opens a read-only handle on an existing store.
+   *
+   * @throws KvDataException if there is no store, or the checkpoint does not exist
+   * @throws KvUnavailableException if the object store cannot be reached
+   */
+  KvReader openReader(ReaderMode mode);
+}

@@ -1,0 +1,44 @@
+package dev.moraine.core.kv;
+
+/**
+ * A snapshot-isolation transaction. Reads see the state when the transaction began plus its own
+ * buffered writes. {@link #commit()} applies the buffered writes atomically, unless another write
+ * (a transaction or a plain {@link KvStore#write}) committed to one of the same keys after this
+ * transaction began: then nothing is written and {@link KvTransactionConflictException} is
+ * thrown (first committer wins). Reads alone never cause a conflict.
+ *
+ * <p>A transaction is used by one thread at a time. After {@link #commit()} (whatever its
+ * outcome) or {@link #close()}, every call throws {@link KvClosedException}.
+ */
+public interface KvTransaction extends KvReadView, AutoCloseable {
+
+  /**
+   * Buffers a put. Nothing reaches the store before {@link #commit()}.
+   *
+   * @throws KvInvalidArgumentException for a bad key or value; the transaction is unchanged
+   */
+  void put(byte[] key, byte[] value);
+
+  /**
+   * Buffers a delete.
+   *
+   * @throws KvInvalidArgumentException for a bad key; the transaction is unchanged
+   */
+  void delete(byte[] key);
+
+  /**
+   * Applies the buffered writes as one atomic batch. Returns once they are applied (visible to
+   * reads), not once durable: use {@link KvStore#awaitDurable(WriteReceipt)}.
+   *
+   * @return the receipt of the write, or null if the transaction wrote nothing
+   * @throws KvTransactionConflictException if a conflicting write won; nothing was written
+   * @throws KvFencedException if a newer writer exists; nothing was written
+   * @throws KvClosedException if the transaction or store was closed; nothing was written
+   * @throws KvUnavailableException if the store failed; nothing was applied
+   */
+  WriteReceipt commit();
+
+  /** Discards the transaction if it was not committed. Idempotent; never throws. */
+  @Override
+  void close();
+}
