@@ -90,8 +90,12 @@ public enum DuckLakeOperation {
     /** ALTER TABLE ... SET PARTITIONED BY (...): a new partition_id from next_catalog_id. */
     SET_PARTITIONED_BY(does(BUMPS_SCHEMA_VERSION, WRITES_SCHEMA_VERSIONS_ROW, ADVANCES_NEXT_CATALOG_ID),
             emits(ALTERED_TABLE)),
-    /** ALTER TABLE ... RESET PARTITIONED BY: closes the partitioning, allocates no id. */
-    RESET_PARTITIONED_BY(does(BUMPS_SCHEMA_VERSION, WRITES_SCHEMA_VERSIONS_ROW), emits(ALTERED_TABLE)),
+    /**
+     * ALTER TABLE ... RESET PARTITIONED BY: opens a new, empty partitioning (a partition_info row
+     * without partition columns), so it takes a partition_id from next_catalog_id like SET does.
+     */
+    RESET_PARTITIONED_BY(does(BUMPS_SCHEMA_VERSION, WRITES_SCHEMA_VERSIONS_ROW, ADVANCES_NEXT_CATALOG_ID),
+            emits(ALTERED_TABLE)),
     /** ALTER TABLE ... SET SORTED BY (...): a new sort_id from next_catalog_id; no schema_versions row. */
     SET_SORTED_BY(does(BUMPS_SCHEMA_VERSION, ADVANCES_NEXT_CATALOG_ID), emits(ALTERED_TABLE)),
     /** ALTER TABLE ... RESET SORTED BY: allocates no id; no schema_versions row. */

@@ -36,7 +36,7 @@ class DuckLakeOperationTest {
         "SET_NOT_NULL|Y|Y|N|N|N|altered_table",
         "DROP_NOT_NULL|Y|Y|N|N|N|altered_table",
         "SET_PARTITIONED_BY|Y|Y|N|Y|N|altered_table",
-        "RESET_PARTITIONED_BY|Y|Y|N|N|N|altered_table",
+        "RESET_PARTITIONED_BY|Y|Y|N|Y|N|altered_table",
         "SET_SORTED_BY|Y|N|N|Y|N|altered_table",
         "RESET_SORTED_BY|Y|N|N|N|N|altered_table",
         "COMMENT_ON_TABLE|Y|N|N|N|N|altered_table",
