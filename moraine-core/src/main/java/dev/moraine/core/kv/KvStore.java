@@ -20,7 +20,13 @@ public interface KvStore extends KvReadView, AutoCloseable {
    * Applies a batch atomically. Returns once it is applied, not once durable.
    *
    * @throws KvInvalidArgumentException if the batch is empty; nothing was written
-   * @throws KvFencedException if a newer writer exists; nothing was written
+   * <p>A handle learns that it was fenced at its next write-ahead-log flush or manifest poll. A
+   * write made before then is applied in memory and returns normally, but it never becomes
+   * durable: the {@link #flushWal()} or {@link #awaitDurable(WriteReceipt)} that follows throws
+   * {@link KvFencedException}. Only durability proves the handle was still the writer.
+   *
+   * @throws KvFencedException if the handle already knows a newer writer exists; nothing was
+   *     written
    * @throws KvClosedException if the store was closed; nothing was written
    * @throws KvUnavailableException if the store failed; the write may or may not have been
    *     applied

@@ -1,0 +1,25 @@
+package dev.moraine.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code moraine} command: a demo and tools to look inside a lake. */
+@Command(
+    name = "moraine",
+    mixinStandardHelpOptions = true,
+    version = "moraine 0.1.0-SNAPSHOT",
+    description = "Moraine: a DuckLake catalog commit engine over SlateDB.",
+    subcommands = {DemoCommand.class, ScanCommand.class})
+public final class MoraineCli {
+
+  MoraineCli() {}
+
+  /** Runs the command line and exits with its status. */
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  static int run(String... args) {
+    return new CommandLine(new MoraineCli()).execute(args);
+  }
+}

@@ -1,0 +1,64 @@
+package dev.moraine.cli;
+
+import dev.moraine.core.kv.KeyRange;
+import dev.moraine.core.kv.KeyValue;
+import dev.moraine.core.kv.KvIterator;
+import dev.moraine.core.kv.KvReader;
+import dev.moraine.core.kv.ReaderMode;
+import dev.moraine.store.SlateStoreProvider;
+import java.io.PrintWriter;
+import java.util.HexFormat;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** Lists the keys of a store through a read-only reader: it never writes and never fences. */
+@Command(name = "scan", description = "List the keys of a lake's store, read-only.")
+final class ScanCommand implements Callable<Integer> {
+
+  @Mixin StoreOptions store;
+
+  @Option(names = "--prefix", description = "Only keys starting with these hex bytes.")
+  String prefixHex;
+
+  @Option(names = "--limit", description = "At most this many keys (default: ${DEFAULT-VALUE}).",
+      defaultValue = "1000")
+  int limit;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    HexFormat hex = HexFormat.of();
+    KeyRange range =
+        prefixHex == null || prefixHex.isEmpty()
+            ? KeyRange.all()
+            : KeyRange.prefix(hex.parseHex(prefixHex));
+    int shown = 0;
+    try (KvReader reader = new SlateStoreProvider(store.config()).openReader(ReaderMode.followLatest());
+        KvIterator it = reader.scan(range)) {
+      while (it.hasNext() && shown < limit) {
+        KeyValue kv = it.next();
+        out.printf("%s\t%s\t%d bytes%n", hex.formatHex(kv.key()), printable(kv.key()),
+            kv.value().length);
+        shown++;
+      }
+    }
+    out.printf("%d keys%n", shown);
+    out.flush();
+    return 0;
+  }
+
+  /** The key with every byte outside printable ASCII shown as a dot. */
+  static String printable(byte[] key) {
+    StringBuilder text = new StringBuilder(key.length);
+    for (byte b : key) {
+      text.append(b >= 0x20 && b < 0x7F ? (char) b : '.');
+    }
+    return text.toString();
+  }
+}

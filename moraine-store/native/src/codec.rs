@@ -1,0 +1,187 @@
+//! The two byte layouts that cross the boundary in bulk, so that a batch or
+//! a run of scan results costs one JNI call instead of one per entry.
+//!
+//! Write batch (Java to Rust), a sequence of operations:
+//! `op:u8` (0 = put, 1 = delete), `key_len:u32 BE`, key bytes, and for a put
+//! `value_len:u32 BE`, value bytes.
+//!
+//! Entries (Rust to Java), a sequence of `key_len:u32 BE`, key bytes,
+//! `value_len:u32 BE`, value bytes.
+
+use slatedb::bytes::Bytes;
+use slatedb::WriteBatch;
+
+use crate::boundary::{Failure, Outcome};
+use crate::validate::{check_key, check_value};
+
+const OP_PUT: u8 = 0;
+const OP_DELETE: u8 = 1;
+
+/// One decoded operation; `value` is `None` for a delete.
+pub(crate) struct Op {
+    pub(crate) key: Bytes,
+    pub(crate) value: Option<Bytes>,
+}
+
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, len: usize) -> Outcome<&'a [u8]> {
+        let end = self
+            .at
+            .checked_add(len)
+            .filter(|end| *end <= self.bytes.len())
+            .ok_or_else(|| Failure::Invalid("malformed write batch encoding".to_owned()))?;
+        let slice = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(slice)
+    }
+
+    fn u8(&mut self) -> Outcome<u8> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn u32(&mut self) -> Outcome<usize> {
+        let raw = self.take(4)?;
+        Ok(u32::from_be_bytes([raw[0], raw[1], raw[2], raw[3]]) as usize)
+    }
+
+    fn done(&self) -> bool {
+        self.at == self.bytes.len()
+    }
+}
+
+/// Decodes and validates an encoded batch. Nothing is built unless every
+/// operation is valid, and an empty batch is refused.
+pub(crate) fn decode_ops(encoded: &[u8]) -> Outcome<Vec<Op>> {
+    let mut cursor = Cursor {
+        bytes: encoded,
+        at: 0,
+    };
+    let mut ops = Vec::new();
+    while !cursor.done() {
+        let op = cursor.u8()?;
+        let key_len = cursor.u32()?;
+        let key = cursor.take(key_len)?;
+        check_key(key)?;
+        let value = match op {
+            OP_PUT => {
+                let value_len = cursor.u32()?;
+                let value = cursor.take(value_len)?;
+                check_value(value)?;
+                Some(Bytes::copy_from_slice(value))
+            }
+            OP_DELETE => None,
+            other => {
+                return Err(Failure::Invalid(format!("unknown batch operation {other}")));
+            }
+        };
+        ops.push(Op {
+            key: Bytes::copy_from_slice(key),
+            value,
+        });
+    }
+    if ops.is_empty() {
+        return Err(Failure::Invalid("write batch is empty".to_owned()));
+    }
+    Ok(ops)
+}
+
+/// Builds a SlateDB batch from validated operations.
+pub(crate) fn to_write_batch(ops: Vec<Op>) -> WriteBatch {
+    let mut batch = WriteBatch::new();
+    for op in ops {
+        match op.value {
+            Some(value) => batch.put_bytes(op.key, value),
+            None => batch.delete(op.key),
+        }
+    }
+    batch
+}
+
+/// Accumulates scan results into one buffer for Java.
+pub(crate) struct EntryWriter {
+    buffer: Vec<u8>,
+    count: usize,
+}
+
+/// Largest length Java can hold in one array.
+const MAX_JAVA_ARRAY: usize = (i32::MAX - 8) as usize;
+
+impl EntryWriter {
+    pub(crate) fn new() -> Self {
+        Self {
+            buffer: Vec::new(),
+            count: 0,
+        }
+    }
+
+    /// Appends one entry. Fails if the entry (or the buffer with it) would
+    /// not fit in a Java array.
+    pub(crate) fn push(&mut self, key: &[u8], value: &[u8]) -> Outcome<()> {
+        let grown = self.buffer.len() + 8 + key.len() + value.len();
+        if grown > MAX_JAVA_ARRAY {
+            return Err(Failure::Data(format!(
+                "an entry of {} bytes is too large for a Java array",
+                key.len() + value.len()
+            )));
+        }
+        self.buffer
+            .extend_from_slice(&(key.len() as u32).to_be_bytes());
+        self.buffer.extend_from_slice(key);
+        self.buffer
+            .extend_from_slice(&(value.len() as u32).to_be_bytes());
+        self.buffer.extend_from_slice(value);
+        self.count += 1;
+        Ok(())
+    }
+
+    pub(crate) fn len_bytes(&self) -> usize {
+        self.buffer.len()
+    }
+
+    pub(crate) fn count(&self) -> usize {
+        self.count
+    }
+
+    pub(crate) fn into_bytes(self) -> Vec<u8> {
+        self.buffer
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn put(key: &[u8], value: &[u8]) -> Vec<u8> {
+        let mut out = vec![OP_PUT];
+        out.extend_from_slice(&(key.len() as u32).to_be_bytes());
+        out.extend_from_slice(key);
+        out.extend_from_slice(&(value.len() as u32).to_be_bytes());
+        out.extend_from_slice(value);
+        out
+    }
+
+    #[test]
+    fn decodes_puts_and_deletes() {
+        let mut encoded = put(b"a", b"1");
+        encoded.extend_from_slice(&[OP_DELETE, 0, 0, 0, 1, b'b']);
+        let ops = decode_ops(&encoded).unwrap();
+        assert_eq!(ops.len(), 2);
+        assert_eq!(ops[0].value.as_deref(), Some(&b"1"[..]));
+        assert!(ops[1].value.is_none());
+    }
+
+    #[test]
+    fn refuses_empty_truncated_and_bad_keys() {
+        assert!(decode_ops(&[]).is_err());
+        let encoded = put(b"a", b"1");
+        assert!(decode_ops(&encoded[..encoded.len() - 1]).is_err());
+        assert!(decode_ops(&put(b"", b"1")).is_err());
+        assert!(decode_ops(&[7, 0, 0, 0, 1, b'a']).is_err());
+        assert!(decode_ops(&[OP_DELETE, 0xFF, 0xFF, 0xFF, 0xFF]).is_err());
+    }
+}

@@ -1,0 +1,63 @@
+//! JNI binding of SlateDB for `dev.moraine.store`.
+//!
+//! Every exported function is a `Java_dev_moraine_store_Native_*` symbol
+//! called by the Java class `dev.moraine.store.Native`. The rules every
+//! export follows (see docs/rfcs/0001-store-binding.md):
+//!
+//! - It runs its body through [`boundary::guard`], which catches panics and
+//!   turns every failure into one typed Java exception. No panic unwinds
+//!   into the JVM.
+//! - Async SlateDB calls run with [`runtime::block_on`] on the calling Java
+//!   thread; Java threads are never tokio workers, so this cannot deadlock
+//!   the runtime.
+//! - Native objects live behind `jlong` handles made by [`handle`]. Java
+//!   owns each handle and frees it exactly once; the Java side guarantees
+//!   no call is in flight when it does.
+//! - Keys, values and ranges are validated here ([`validate`]) before they
+//!   reach SlateDB, whose write batch panics on bad keys.
+
+mod boundary;
+mod codec;
+mod extractor;
+mod fault;
+mod handle;
+mod reader;
+mod runtime;
+mod stores;
+mod validate;
+mod views;
+mod writer;
+
+use std::ffi::c_void;
+
+use jni::sys::{jint, JNI_ERR, JNI_VERSION_1_8};
+use jni::JavaVM;
+
+/// Called by the JVM when the library is loaded: caches the exception
+/// classes so that throwing never depends on the calling thread's class
+/// loader.
+///
+/// # Safety
+/// Called by the JVM with a valid `JavaVM` pointer.
+#[no_mangle]
+pub unsafe extern "system" fn JNI_OnLoad(
+    vm: *mut jni::sys::JavaVM,
+    _reserved: *mut c_void,
+) -> jint {
+    let loaded = std::panic::catch_unwind(|| {
+        // SAFETY: the JVM hands us a valid pointer for the life of the process.
+        let vm = match unsafe { JavaVM::from_raw(vm) } {
+            Ok(vm) => vm,
+            Err(_) => return false,
+        };
+        let mut env = match vm.get_env() {
+            Ok(env) => env,
+            Err(_) => return false,
+        };
+        boundary::cache_exception_classes(&mut env)
+    });
+    match loaded {
+        Ok(true) => JNI_VERSION_1_8,
+        _ => JNI_ERR,
+    }
+}

@@ -1,0 +1,130 @@
+//! Read-only handles: latest-following or checkpoint-pinned. Neither mode
+//! writes to the store (SlateDB's default "managed checkpoint" mode, which
+//! writes a checkpoint at open, is deliberately not offered).
+
+use std::sync::Arc;
+
+use jni::objects::{JByteArray, JClass, JString};
+use jni::sys::{jboolean, jbyteArray, jlong, JNI_TRUE};
+use jni::JNIEnv;
+use slatedb::config::DbReaderOptions;
+use slatedb::{CloseReason, DbReader, DbReaderMode};
+use uuid::Uuid;
+
+use crate::boundary::{guard, Failure, Outcome};
+use crate::extractor::TagExtractor;
+use crate::handle::{borrow, free, into_handle};
+use crate::runtime::block_on;
+use crate::views::{get_into_java, open_scan, scan_range};
+use crate::writer::{java_path, optional_millis, optional_store, store};
+
+fn reader<'a>(handle: jlong) -> Outcome<&'a DbReader> {
+    // SAFETY: a live reader handle, guarded by Java for the call.
+    unsafe { borrow::<DbReader>(handle) }
+}
+
+/// Opens a reader. `pinned` selects a checkpoint (`uuid_msb`, `uuid_lsb`);
+/// otherwise it follows the latest durable state, polling every
+/// `poll_millis`.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_moraine_store_Native_readerOpen<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    store_handle: jlong,
+    path: JString<'l>,
+    wal_store_handle: jlong,
+    pinned: jboolean,
+    uuid_msb: jlong,
+    uuid_lsb: jlong,
+    poll_millis: jlong,
+    max_retries: jlong,
+    tag_extractor: jboolean,
+) -> jlong {
+    guard(&mut env, 0, |env| {
+        let path = java_path(env, &path)?;
+        let main = store(store_handle)?;
+        let wal = optional_store(wal_store_handle)?;
+        let poll = optional_millis(poll_millis)
+            .ok_or_else(|| Failure::Invalid("reader poll interval is required".to_owned()))?;
+        let options = DbReaderOptions {
+            manifest_poll_interval: poll,
+            object_store_max_retries: u32::try_from(max_retries).ok(),
+            ..DbReaderOptions::default()
+        };
+        let mode = if pinned == JNI_TRUE {
+            DbReaderMode::Checkpoint(Uuid::from_u64_pair(uuid_msb as u64, uuid_lsb as u64))
+        } else {
+            DbReaderMode::FollowLatest
+        };
+        let mut builder = DbReader::builder(path, main.store.clone())
+            .with_reader_mode(mode)
+            .with_options(options);
+        if let Some(wal) = wal {
+            builder = builder.with_wal_object_store(wal.store.clone());
+        }
+        if tag_extractor == JNI_TRUE {
+            builder = builder.with_segment_extractor(Arc::new(TagExtractor));
+        }
+        let reader = block_on(builder.build())?;
+        Ok(into_handle(reader))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_readerGet<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    key: JByteArray<'l>,
+) -> jbyteArray {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        let reader = reader(handle)?;
+        get_into_java(env, reader, &key)
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_readerScan<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    start: JByteArray<'l>,
+    end: JByteArray<'l>,
+    descending: jboolean,
+) -> jlong {
+    guard(&mut env, 0, |env| {
+        let reader = reader(handle)?;
+        let range = scan_range(env, &start, &end)?;
+        open_scan(reader, range, descending)
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_readerClose<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) {
+    guard(&mut env, (), |_env| {
+        let reader = reader(handle)?;
+        match block_on(reader.close()) {
+            Ok(()) => Ok(()),
+            Err(e) if matches!(e.kind(), slatedb::ErrorKind::Closed(CloseReason::Clean)) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_readerFree<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) {
+    guard(&mut env, (), |_env| {
+        // SAFETY: Java frees each reader handle once, after its last use.
+        unsafe { free::<DbReader>(handle) };
+        Ok(())
+    })
+}

@@ -1,0 +1,211 @@
+//! Object stores: how Java's `ObjectStoreSpec` becomes an
+//! `Arc<dyn ObjectStore>`.
+//!
+//! Java builds the spec bottom-up into a short-lived handle
+//! ([`StoreRef`]), hands it to an open call (which clones the `Arc`), then
+//! frees the handle. The database keeps its own clone for as long as it
+//! lives.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use jni::objects::{JClass, JString};
+use jni::sys::{jboolean, jlong, JNI_FALSE, JNI_TRUE};
+use jni::JNIEnv;
+use slatedb::object_store::aws::AmazonS3Builder;
+use slatedb::object_store::local::LocalFileSystem;
+use slatedb::object_store::memory::InMemory;
+use slatedb::object_store::path::Path;
+use slatedb::object_store::prefix::PrefixStore;
+use slatedb::object_store::{BackoffConfig, ObjectStore, RetryConfig};
+
+use crate::boundary::{guard, jni_failure, Failure, Outcome};
+use crate::fault::{FaultInjector, FaultyStore};
+use crate::handle::{borrow, free, into_handle};
+
+/// An object store ready to be given to SlateDB.
+pub(crate) struct StoreRef {
+    pub(crate) store: Arc<dyn ObjectStore>,
+    /// Whether the store honours `PutMode::Update` (If-Match). SlateDB's
+    /// garbage collector advances its boundary files with it; a store
+    /// without it (the local file system) gets boundary files turned off.
+    pub(crate) conditional_update: bool,
+}
+
+/// Named in-memory stores of this process. A store lives here, shared by
+/// every open of its name, until it is dropped by name; databases that still
+/// hold it keep their own `Arc`.
+fn memory_registry() -> &'static Mutex<HashMap<String, Arc<InMemory>>> {
+    static REGISTRY: OnceLock<Mutex<HashMap<String, Arc<InMemory>>>> = OnceLock::new();
+    REGISTRY.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn lock_registry() -> std::sync::MutexGuard<'static, HashMap<String, Arc<InMemory>>> {
+    // A panic while holding the lock cannot leave the map half-updated
+    // (insert and remove are single calls), so a poisoned lock is safe to use.
+    memory_registry()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn java_string(env: &mut JNIEnv, value: &JString) -> Outcome<String> {
+    if value.is_null() {
+        return Err(Failure::Invalid(
+            "string argument must not be null".to_owned(),
+        ));
+    }
+    Ok(env.get_string(value).map_err(jni_failure)?.into())
+}
+
+fn optional_string(env: &mut JNIEnv, value: &JString) -> Outcome<Option<String>> {
+    if value.is_null() {
+        Ok(None)
+    } else {
+        java_string(env, value).map(Some)
+    }
+}
+
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_storeMemory<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    name: JString<'l>,
+) -> jlong {
+    guard(&mut env, 0, |env| {
+        let name = java_string(env, &name)?;
+        let store = lock_registry()
+            .entry(name)
+            .or_insert_with(|| Arc::new(InMemory::new()))
+            .clone();
+        Ok(into_handle(StoreRef {
+            store,
+            conditional_update: true,
+        }))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_storeMemoryDrop<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    name: JString<'l>,
+) -> jboolean {
+    guard(&mut env, JNI_FALSE, |env| {
+        let name = java_string(env, &name)?;
+        let removed = lock_registry().remove(&name).is_some();
+        Ok(if removed { JNI_TRUE } else { JNI_FALSE })
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_storeLocal<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    directory: JString<'l>,
+) -> jlong {
+    guard(&mut env, 0, |env| {
+        let directory = java_string(env, &directory)?;
+        std::fs::create_dir_all(&directory).map_err(|e| {
+            Failure::Unavailable(format!("cannot create directory {directory}: {e}"))
+        })?;
+        let store = LocalFileSystem::new_with_prefix(&directory)
+            .map_err(|e| Failure::Invalid(format!("bad local directory {directory}: {e}")))?;
+        Ok(into_handle(StoreRef {
+            store: Arc::new(store),
+            conditional_update: false,
+        }))
+    })
+}
+
+/// How often the S3 client itself retries one HTTP request. SlateDB retries
+/// failed operations on top of this (`object_store_max_retries`), so the
+/// client's own budget is kept small to bound how long a dead endpoint can
+/// hold a call.
+const S3_CLIENT_RETRIES: usize = 2;
+const S3_CLIENT_RETRY_TIMEOUT: Duration = Duration::from_secs(20);
+
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_moraine_store_Native_storeS3<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    endpoint: JString<'l>,
+    bucket: JString<'l>,
+    prefix: JString<'l>,
+    region: JString<'l>,
+    access_key: JString<'l>,
+    secret_key: JString<'l>,
+    allow_http: jboolean,
+) -> jlong {
+    guard(&mut env, 0, |env| {
+        let endpoint = optional_string(env, &endpoint)?;
+        let bucket = java_string(env, &bucket)?;
+        let prefix = optional_string(env, &prefix)?;
+        let region = optional_string(env, &region)?;
+        let access_key = optional_string(env, &access_key)?;
+        let secret_key = optional_string(env, &secret_key)?;
+
+        let retry = RetryConfig {
+            backoff: BackoffConfig::default(),
+            max_retries: S3_CLIENT_RETRIES,
+            retry_timeout: S3_CLIENT_RETRY_TIMEOUT,
+        };
+        let mut builder = AmazonS3Builder::new()
+            .with_bucket_name(bucket)
+            .with_allow_http(allow_http == JNI_TRUE)
+            .with_retry(retry);
+        if let Some(endpoint) = endpoint {
+            builder = builder.with_endpoint(endpoint);
+        }
+        builder = builder.with_region(region.unwrap_or_else(|| "us-east-1".to_owned()));
+        if let Some(access_key) = access_key {
+            builder = builder.with_access_key_id(access_key);
+        }
+        if let Some(secret_key) = secret_key {
+            builder = builder.with_secret_access_key(secret_key);
+        }
+        let s3 = builder
+            .build()
+            .map_err(|e| Failure::Invalid(format!("bad S3 configuration: {e}")))?;
+        let store: Arc<dyn ObjectStore> = match prefix.filter(|p| !p.is_empty()) {
+            Some(prefix) => Arc::new(PrefixStore::new(s3, Path::from(prefix))),
+            None => Arc::new(s3),
+        };
+        Ok(into_handle(StoreRef {
+            store,
+            conditional_update: true,
+        }))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_storeFaulty<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    inner: jlong,
+    injector: jlong,
+) -> jlong {
+    guard(&mut env, 0, |_env| {
+        // SAFETY: both handles are live for this call (Java guards them).
+        let inner = unsafe { borrow::<StoreRef>(inner)? };
+        let injector = unsafe { borrow::<Arc<FaultInjector>>(injector)? };
+        Ok(into_handle(StoreRef {
+            store: Arc::new(FaultyStore::new(inner.store.clone(), injector.clone())),
+            conditional_update: inner.conditional_update,
+        }))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_storeFree<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) {
+    guard(&mut env, (), |_env| {
+        // SAFETY: Java frees each store handle once, after its last use.
+        unsafe { free::<StoreRef>(handle) };
+        Ok(())
+    })
+}

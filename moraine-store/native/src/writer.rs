@@ -1,0 +1,404 @@
+//! The read-write database handle.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use jni::objects::{JByteArray, JClass, JString};
+use jni::sys::{jboolean, jbyteArray, jlong, jlongArray, JNI_FALSE, JNI_TRUE};
+use jni::JNIEnv;
+use slatedb::config::{
+    CheckpointOptions, CheckpointScope, CompactorOptions, GarbageCollectorOptions, Settings,
+};
+use slatedb::{CloseReason, Db, DbStatus, IsolationLevel};
+use tokio::sync::watch;
+
+use crate::boundary::{guard, jni_failure, Failure, Outcome};
+use crate::codec::{decode_ops, to_write_batch};
+use crate::extractor::TagExtractor;
+use crate::handle::{borrow, free, into_handle};
+use crate::runtime::block_on;
+use crate::stores::StoreRef;
+use crate::views::{bytes_of, get_into_java, open_scan, scan_range, SnapshotHandle, TxnHandle};
+
+/// The writer behind a handle, with a watch on its status.
+pub(crate) struct Writer {
+    db: Db,
+    liveness: Liveness,
+}
+
+/// Tells whether a database has closed, cheaply (a read of a watch channel,
+/// no clone of the status).
+///
+/// SlateDB closes a database after a fatal error (a WAL write that failed
+/// beyond its retries, a fence) and then answers every call with that
+/// original error, whose kind may be `Unavailable`. The SPI wants a handle
+/// that died to say so: the call that hit the failure reports it as it is,
+/// every later call reports `KvClosedException` (or `KvFencedException`).
+/// So each call first checks the close reason here.
+///
+/// SlateDB reports a fence to the call that discovers it a moment before it
+/// records the close, so a call made right after could still be accepted.
+/// `fenced` closes that window: once any call on the handle (or on one of
+/// its transactions) has seen `Fenced`, every later call is refused here.
+#[derive(Clone)]
+pub(crate) struct Liveness {
+    status: watch::Receiver<DbStatus>,
+    fenced: Arc<AtomicBool>,
+}
+
+impl Liveness {
+    pub(crate) fn of(db: &Db) -> Self {
+        Self {
+            status: db.subscribe(),
+            fenced: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Passes `result` through, remembering a fence it reports.
+    pub(crate) fn remember<T>(&self, result: Outcome<T>) -> Outcome<T> {
+        if let Err(Failure::Fenced(_)) = &result {
+            self.fenced.store(true, Ordering::Release);
+        }
+        result
+    }
+
+    fn durable_seq(&self) -> u64 {
+        self.status.borrow().durable_seq
+    }
+
+    pub(crate) fn check(&self) -> Outcome<()> {
+        if self.fenced.load(Ordering::Acquire) {
+            return Err(fenced_failure());
+        }
+        let reason = self.status.borrow().close_reason;
+        match reason {
+            None => Ok(()),
+            Some(CloseReason::Fenced) => Err(fenced_failure()),
+            Some(CloseReason::Clean) => Err(Failure::Closed("the store is closed".to_owned())),
+            Some(_) => Err(Failure::Closed(
+                "the store closed itself after a fatal error".to_owned(),
+            )),
+        }
+    }
+}
+
+fn fenced_failure() -> Failure {
+    Failure::Fenced("a newer writer opened this store; this handle may no longer write".to_owned())
+}
+
+/// Runs a call that may discover a fence (writes, flushes, checkpoints) on
+/// an open writer, and remembers a fence it reports.
+fn writing<T>(handle: jlong, call: impl FnOnce(&Db) -> Outcome<T>) -> Outcome<T> {
+    let writer = writer(handle)?;
+    writer.liveness.check()?;
+    writer.liveness.remember(call(&writer.db))
+}
+
+/// The writer behind `handle`, without checking that it is open.
+fn writer<'a>(handle: jlong) -> Outcome<&'a Writer> {
+    // SAFETY: a live writer handle, guarded by Java for the call.
+    unsafe { borrow::<Writer>(handle) }
+}
+
+/// The database behind `handle`, refusing one that has closed.
+fn db<'a>(handle: jlong) -> Outcome<&'a Db> {
+    let writer = writer(handle)?;
+    writer.liveness.check()?;
+    Ok(&writer.db)
+}
+
+/// A Java duration in milliseconds where a negative value means "none".
+pub(crate) fn optional_millis(millis: jlong) -> Option<Duration> {
+    u64::try_from(millis).ok().map(Duration::from_millis)
+}
+
+pub(crate) fn store<'a>(handle: jlong) -> Outcome<&'a StoreRef> {
+    // SAFETY: Java keeps the store handle alive until the open returns.
+    unsafe { borrow::<StoreRef>(handle) }
+}
+
+pub(crate) fn optional_store<'a>(handle: jlong) -> Outcome<Option<&'a StoreRef>> {
+    if handle == 0 {
+        Ok(None)
+    } else {
+        store(handle).map(Some)
+    }
+}
+
+pub(crate) fn java_path(env: &mut JNIEnv, path: &JString) -> Outcome<String> {
+    if path.is_null() {
+        return Err(Failure::Invalid("store path must not be null".to_owned()));
+    }
+    Ok(env.get_string(path).map_err(jni_failure)?.into())
+}
+
+/// Opens (creating if needed) the store as the writer, fencing any other.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_moraine_store_Native_dbOpen<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    store_handle: jlong,
+    path: JString<'l>,
+    wal_store_handle: jlong,
+    flush_interval_millis: jlong,
+    manifest_poll_millis: jlong,
+    max_retries: jlong,
+    compactor: jboolean,
+    garbage_collector: jboolean,
+    tag_extractor: jboolean,
+) -> jlong {
+    guard(&mut env, 0, |env| {
+        let path = java_path(env, &path)?;
+        let main = store(store_handle)?;
+        let wal = optional_store(wal_store_handle)?;
+        let max_retries = u32::try_from(max_retries).ok();
+        let manifest_poll = optional_millis(manifest_poll_millis)
+            .ok_or_else(|| Failure::Invalid("manifest poll interval is required".to_owned()))?;
+
+        let garbage_collector_options = (garbage_collector == JNI_TRUE).then(|| {
+            // Boundary files are advanced with If-Match PUTs; a store that
+            // cannot do them (the local file system answers NotImplemented)
+            // would make every GC run fail, so they are off there. Without
+            // them a GC pass racing a manifest update from another client
+            // could delete a file that client still needs: acceptable for a
+            // local directory, which has one writer and is used for tests.
+            let conditional = main.conditional_update && wal.is_none_or(|w| w.conditional_update);
+            GarbageCollectorOptions {
+                boundary_files_enabled: conditional,
+                object_store_max_retries: max_retries,
+                ..GarbageCollectorOptions::default()
+            }
+        });
+        let settings = Settings {
+            flush_interval: optional_millis(flush_interval_millis),
+            manifest_poll_interval: manifest_poll,
+            object_store_max_retries: max_retries,
+            compactor_options: (compactor == JNI_TRUE).then(CompactorOptions::default),
+            garbage_collector_options,
+            ..Settings::default()
+        };
+
+        let mut builder = Db::builder(path, main.store.clone()).with_settings(settings);
+        if let Some(wal) = wal {
+            builder = builder.with_wal_object_store(wal.store.clone());
+        }
+        if tag_extractor == JNI_TRUE {
+            builder = builder.with_segment_extractor(Arc::new(TagExtractor));
+        }
+        let db = block_on(builder.build())?;
+        let liveness = Liveness::of(&db);
+        Ok(into_handle(Writer { db, liveness }))
+    })
+}
+
+/// Closes the database: flushes what is in memory and stops its background
+/// tasks. Safe to call while other calls are in flight (they then fail with
+/// a closed error). Does not free the handle.
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_dbClose<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) {
+    guard(&mut env, (), |_env| {
+        let db = &writer(handle)?.db;
+        match block_on(db.close()) {
+            Ok(()) => Ok(()),
+            // Closing twice, or after a fatal error that already closed it,
+            // is not a failure of this close.
+            Err(e) if matches!(e.kind(), slatedb::ErrorKind::Closed(CloseReason::Clean)) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_dbFree<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) {
+    guard(&mut env, (), |_env| {
+        // SAFETY: Java frees each writer handle once, after its last use.
+        unsafe { free::<Writer>(handle) };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_dbGet<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    key: JByteArray<'l>,
+) -> jbyteArray {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        let db = db(handle)?;
+        get_into_java(env, db, &key)
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_dbScan<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    start: JByteArray<'l>,
+    end: JByteArray<'l>,
+    descending: jboolean,
+) -> jlong {
+    guard(&mut env, 0, |env| {
+        let db = db(handle)?;
+        let range = scan_range(env, &start, &end)?;
+        open_scan(db, range, descending)
+    })
+}
+
+/// Applies an encoded batch (see `codec`); returns its sequence number.
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_dbWrite<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    encoded: JByteArray<'l>,
+) -> jlong {
+    guard(&mut env, -1, |env| {
+        let encoded = bytes_of(env, &encoded)?;
+        let batch = to_write_batch(decode_ops(&encoded)?);
+        writing(handle, |db| {
+            let written = block_on(db.write(batch))?;
+            Ok(written.seqnum() as jlong)
+        })
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_dbBegin<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jlong {
+    guard(&mut env, 0, |_env| {
+        let writer = writer(handle)?;
+        writer.liveness.check()?;
+        let txn = block_on(writer.db.begin(IsolationLevel::Snapshot))?;
+        Ok(into_handle(TxnHandle::new(txn, writer.liveness.clone())))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_dbSnapshot<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jlong {
+    guard(&mut env, 0, |_env| {
+        let db = db(handle)?;
+        let snapshot: SnapshotHandle = block_on(db.snapshot())?;
+        Ok(into_handle(snapshot))
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_dbFlushWal<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) {
+    guard(&mut env, (), |_env| {
+        writing(handle, |db| Ok(block_on(db.flush())?))
+    })
+}
+
+/// Waits until `seqnum` is durable, or the database closes, or the timeout
+/// (negative: none) passes. Returns false only on timeout.
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_dbAwaitDurable<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    seqnum: jlong,
+    timeout_millis: jlong,
+) -> jboolean {
+    guard(&mut env, JNI_FALSE, |_env| {
+        // No liveness check: a write that became durable before the store
+        // died is still durable, and the wait below reports a close itself.
+        let writer = writer(handle)?;
+        let db = &writer.db;
+        let target = u64::try_from(seqnum)
+            .map_err(|_| Failure::Invalid("sequence number must not be negative".to_owned()))?;
+        let mut status = db.subscribe();
+        let wait = async move {
+            // Wakes on every status change; done once the write is durable
+            // or the database has closed, whichever comes first.
+            let seen = status
+                .wait_for(|s| s.durable_seq >= target || s.close_reason.is_some())
+                .await
+                .map(|s| (s.durable_seq, s.close_reason));
+            match seen {
+                Ok((durable, _)) if durable >= target => Ok(()),
+                Ok((_, Some(CloseReason::Fenced))) => Err(Failure::Fenced(
+                    "the store was fenced before the write became durable".to_owned(),
+                )),
+                _ => Err(Failure::Closed(
+                    "the store closed before the write became durable".to_owned(),
+                )),
+            }
+        };
+        let done = writer
+            .liveness
+            .remember(match optional_millis(timeout_millis) {
+                None => block_on(wait).map(|()| true),
+                Some(timeout) => block_on(async {
+                    match tokio::time::timeout(timeout, wait).await {
+                        Ok(result) => result.map(|()| true),
+                        Err(_elapsed) => Ok(false),
+                    }
+                }),
+            })?;
+        Ok(if done { JNI_TRUE } else { JNI_FALSE })
+    })
+}
+
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_dbDurableSeq<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jlong {
+    guard(&mut env, -1, |_env| {
+        let writer = writer(handle)?;
+        writer.liveness.check()?;
+        Ok(writer.liveness.durable_seq() as jlong)
+    })
+}
+
+/// Creates a durable-scope checkpoint; returns `[uuid msb, uuid lsb,
+/// manifest id]`.
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_dbCheckpoint<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    lifetime_millis: jlong,
+) -> jlongArray {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        let options = CheckpointOptions {
+            lifetime: optional_millis(lifetime_millis),
+            ..CheckpointOptions::default()
+        };
+        let created = writing(handle, |db| {
+            Ok(block_on(
+                db.create_checkpoint(CheckpointScope::Durable, &options),
+            )?)
+        })?;
+        let (msb, lsb) = created.id.as_u64_pair();
+        let parts = [msb as jlong, lsb as jlong, created.manifest_id as jlong];
+        let array = env.new_long_array(3).map_err(jni_failure)?;
+        env.set_long_array_region(&array, 0, &parts)
+            .map_err(jni_failure)?;
+        Ok(array.into_raw())
+    })
+}

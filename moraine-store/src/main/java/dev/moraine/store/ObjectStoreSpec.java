@@ -1,0 +1,145 @@
+package dev.moraine.store;
+
+import dev.moraine.core.kv.KvInvalidArgumentException;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Where a store's objects live. Immutable descriptions; nothing is opened until a {@link
+ * SlateStoreProvider} opens a handle.
+ */
+public sealed interface ObjectStoreSpec
+    permits ObjectStoreSpec.InMemory,
+        ObjectStoreSpec.LocalDirectory,
+        ObjectStoreSpec.S3,
+        ObjectStoreSpec.Faulty {
+
+  /**
+   * A named in-memory object store, shared by every open of the same name in this process: open
+   * a writer, close it, open again with the same name and the data is there; open a second
+   * writer on the same name and the first is fenced. The data lives until {@link
+   * #dropInMemory(String)} (and the last handle using it closes).
+   *
+   * @param name the store's name in this process
+   */
+  record InMemory(String name) implements ObjectStoreSpec {
+    public InMemory {
+      requireText(name, "name");
+    }
+  }
+
+  /**
+   * A directory of the local file system, created if missing. It cannot do conditional updates
+   * (If-Match), so the garbage collector runs without its boundary files there.
+   *
+   * @param directory the directory holding the objects
+   */
+  record LocalDirectory(Path directory) implements ObjectStoreSpec {
+    public LocalDirectory {
+      Objects.requireNonNull(directory, "directory");
+      directory = directory.toAbsolutePath();
+    }
+  }
+
+  /**
+   * An S3-compatible object store (AWS, MinIO, S3Proxy, ...), addressed path-style. The store
+   * must support conditional PUT (If-None-Match and If-Match), which SlateDB relies on for
+   * fencing.
+   *
+   * @param endpoint the endpoint URL, or null for AWS
+   * @param bucket the bucket
+   * @param prefix a key prefix inside the bucket, or null/empty for none
+   * @param region the region, or null for {@code us-east-1}
+   * @param accessKeyId the access key, or null to use none
+   * @param secretAccessKey the secret key, or null to use none
+   * @param allowHttp whether a plain {@code http://} endpoint is allowed
+   */
+  record S3(
+      String endpoint,
+      String bucket,
+      String prefix,
+      String region,
+      String accessKeyId,
+      String secretAccessKey,
+      boolean allowHttp)
+      implements ObjectStoreSpec {
+    public S3 {
+      requireText(bucket, "bucket");
+    }
+
+    /** Leaves the secret out. */
+    @Override
+    public String toString() {
+      return "S3[endpoint="
+          + endpoint
+          + ", bucket="
+          + bucket
+          + ", prefix="
+          + prefix
+          + ", region="
+          + region
+          + ", allowHttp="
+          + allowHttp
+          + "]";
+    }
+  }
+
+  /**
+   * Another store wrapped by a {@link FaultInjector}, for tests. The injector must stay open for
+   * as long as a handle on the store is being opened; afterwards closing it only stops further
+   * control (held PUTs are released).
+   *
+   * @param inner the store to wrap
+   * @param injector the switchboard of faults
+   */
+  record Faulty(ObjectStoreSpec inner, FaultInjector injector) implements ObjectStoreSpec {
+    public Faulty {
+      Objects.requireNonNull(inner, "inner");
+      Objects.requireNonNull(injector, "injector");
+    }
+  }
+
+  /** A named in-memory store. */
+  static ObjectStoreSpec inMemory(String name) {
+    return new InMemory(name);
+  }
+
+  /** A local directory. */
+  static ObjectStoreSpec localDirectory(Path directory) {
+    return new LocalDirectory(directory);
+  }
+
+  /** An S3-compatible store reached through {@code endpoint}. */
+  static ObjectStoreSpec s3(
+      String endpoint,
+      String bucket,
+      String prefix,
+      String region,
+      String accessKeyId,
+      String secretAccessKey,
+      boolean allowHttp) {
+    return new S3(endpoint, bucket, prefix, region, accessKeyId, secretAccessKey, allowHttp);
+  }
+
+  /** {@code inner} with faults from {@code injector}. */
+  static ObjectStoreSpec faulty(ObjectStoreSpec inner, FaultInjector injector) {
+    return new Faulty(inner, injector);
+  }
+
+  /**
+   * Forgets the named in-memory store: the next open of the name starts empty. Handles still
+   * open on it keep working on the old data.
+   *
+   * @return true if a store of that name existed
+   */
+  static boolean dropInMemory(String name) {
+    requireText(name, "name");
+    return Native.storeMemoryDrop(name);
+  }
+
+  private static void requireText(String value, String what) {
+    if (value == null || value.isEmpty()) {
+      throw new KvInvalidArgumentException(what + " must not be empty");
+    }
+  }
+}

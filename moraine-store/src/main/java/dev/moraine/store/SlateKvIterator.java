@@ -1,0 +1,86 @@
+package dev.moraine.store;
+
+import dev.moraine.core.kv.KeyValue;
+import dev.moraine.core.kv.KvClosedException;
+import dev.moraine.core.kv.KvIterator;
+import java.util.ArrayDeque;
+import java.util.NoSuchElementException;
+
+/**
+ * A SlateDB scan. Entries are fetched from native code in runs (up to a few hundred entries or
+ * about a megabyte per call) and handed out one by one. The native iterator is freed as soon as
+ * the scan is exhausted, or on close.
+ *
+ * <p>Not thread-safe, as the SPI allows; only {@link #close()} may race (for example with the
+ * store's close), which the {@link NativeHandle} guard makes safe.
+ */
+final class SlateKvIterator implements KvIterator {
+  private final NativeHandle handle;
+  private final NativeHandle parent;
+  private final ArrayDeque<KeyValue> buffered = new ArrayDeque<>();
+  // Confined to the iterating thread.
+  private boolean exhausted;
+  // Written by close (any thread), read by the iterating thread.
+  private volatile boolean closed;
+
+  /** Takes ownership of {@code address}; call inside the parent call that created it. */
+  SlateKvIterator(long address, NativeHandle parent) {
+    this.parent = parent;
+    this.handle = new NativeHandle("iterator", address, Native::iterFree, parent);
+    handle.owner(this);
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (closed) {
+      throw new KvClosedException("iterator is closed");
+    }
+    if (parent.isClosed()) {
+      throw new KvClosedException("the view this iterator reads from is closed");
+    }
+    if (!buffered.isEmpty()) {
+      return true;
+    }
+    if (exhausted) {
+      return false;
+    }
+    byte[] run;
+    long address = handle.enter();
+    try {
+      run = Native.iterNext(address);
+    } finally {
+      handle.exit();
+    }
+    if (run == null) {
+      exhausted = true;
+      release();
+      return false;
+    }
+    WireFormat.decodeEntries(run, buffered);
+    return !buffered.isEmpty();
+  }
+
+  @Override
+  public KeyValue next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    return buffered.removeFirst();
+  }
+
+  /**
+   * Closes the scan. May be called from another thread (the store closes its open iterators when
+   * it closes), so it touches only the volatile flag and the guarded handle, never the buffer.
+   */
+  @Override
+  public void close() {
+    closed = true;
+    release();
+  }
+
+  private void release() {
+    if (handle.beginClose()) {
+      handle.finishClose();
+    }
+  }
+}

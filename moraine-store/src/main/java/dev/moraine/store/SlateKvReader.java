@@ -1,0 +1,44 @@
+package dev.moraine.store;
+
+import dev.moraine.core.kv.KvException;
+import dev.moraine.core.kv.KvReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A read-only handle: one SlateDB {@code DbReader}, following the latest durable state or pinned
+ * at a checkpoint. Never writes to the store. Thread-safe; close may race other calls.
+ */
+final class SlateKvReader extends NativeReadView implements KvReader {
+  private static final Logger LOG = LoggerFactory.getLogger(SlateKvReader.class);
+
+  SlateKvReader(long address) {
+    super("reader", address, Native::readerFree, null);
+  }
+
+  @Override
+  byte[] nativeGet(long address, byte[] key) {
+    return Native.readerGet(address, key);
+  }
+
+  @Override
+  long nativeScan(long address, byte[] start, byte[] end, boolean descending) {
+    return Native.readerScan(address, start, end, descending);
+  }
+
+  @Override
+  public void close() {
+    if (!handle.beginClose()) {
+      return;
+    }
+    try {
+      Native.readerClose(handle.address());
+    } catch (KvException e) {
+      // The SPI promises close never throws; a reader has nothing to flush, so a failed close
+      // loses nothing.
+      LOG.warn("closing a reader failed", e);
+    } finally {
+      handle.finishClose();
+    }
+  }
+}

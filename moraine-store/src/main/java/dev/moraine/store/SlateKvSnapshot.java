@@ -1,0 +1,28 @@
+package dev.moraine.store;
+
+import dev.moraine.core.kv.KvSnapshot;
+
+/** A frozen view of a SlateDB writer: {@code Db::snapshot}. */
+final class SlateKvSnapshot extends NativeReadView implements KvSnapshot {
+
+  SlateKvSnapshot(long address, NativeHandle store) {
+    super("snapshot", address, Native::snapFree, store);
+  }
+
+  @Override
+  byte[] nativeGet(long address, byte[] key) {
+    return Native.snapGet(address, key);
+  }
+
+  @Override
+  long nativeScan(long address, byte[] start, byte[] end, boolean descending) {
+    return Native.snapScan(address, start, end, descending);
+  }
+
+  @Override
+  public void close() {
+    if (handle.beginClose()) {
+      handle.finishClose();
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package dev.moraine.store;
+
+import dev.moraine.core.kv.KvLimits;
+import dev.moraine.core.kv.KvTransaction;
+import dev.moraine.core.kv.WriteReceipt;
+
+/**
+ * A snapshot-isolation SlateDB transaction ({@code IsolationLevel::Snapshot}): write-write
+ * conflicts only, first committer wins. Committing consumes it; afterwards, like after close,
+ * every call throws {@code KvClosedException}.
+ */
+final class SlateKvTransaction extends NativeReadView implements KvTransaction {
+
+  SlateKvTransaction(long address, NativeHandle store) {
+    super("transaction", address, Native::txnFree, store);
+  }
+
+  @Override
+  byte[] nativeGet(long address, byte[] key) {
+    return Native.txnGet(address, key);
+  }
+
+  @Override
+  long nativeScan(long address, byte[] start, byte[] end, boolean descending) {
+    return Native.txnScan(address, start, end, descending);
+  }
+
+  @Override
+  public void put(byte[] key, byte[] value) {
+    KvLimits.checkKey(key);
+    KvLimits.checkValue(value);
+    long address = handle.enter();
+    try {
+      Native.txnPut(address, key, value);
+    } finally {
+      handle.exit();
+    }
+  }
+
+  @Override
+  public void delete(byte[] key) {
+    KvLimits.checkKey(key);
+    long address = handle.enter();
+    try {
+      Native.txnDelete(address, key);
+    } finally {
+      handle.exit();
+    }
+  }
+
+  @Override
+  public WriteReceipt commit() {
+    long address = handle.enter();
+    long seqnum;
+    try {
+      seqnum = Native.txnCommit(address);
+    } finally {
+      handle.exit();
+      // Whatever the outcome, the transaction is spent.
+      close();
+    }
+    return seqnum < 0 ? null : new WriteReceipt(seqnum);
+  }
+
+  @Override
+  public void close() {
+    // Freeing an uncommitted native transaction rolls it back.
+    if (handle.beginClose()) {
+      handle.finishClose();
+    }
+  }
+}

@@ -1,0 +1,1018 @@
+package dev.moraine.store;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.moraine.core.kv.CheckpointId;
+import dev.moraine.core.kv.KeyRange;
+import dev.moraine.core.kv.KeyValue;
+import dev.moraine.core.kv.KvClosedException;
+import dev.moraine.core.kv.KvDataException;
+import dev.moraine.core.kv.KvException;
+import dev.moraine.core.kv.KvFencedException;
+import dev.moraine.core.kv.KvInvalidArgumentException;
+import dev.moraine.core.kv.KvIterator;
+import dev.moraine.core.kv.KvLimits;
+import dev.moraine.core.kv.KvReadView;
+import dev.moraine.core.kv.KvReader;
+import dev.moraine.core.kv.KvSnapshot;
+import dev.moraine.core.kv.KvStore;
+import dev.moraine.core.kv.KvTransaction;
+import dev.moraine.core.kv.KvTransactionConflictException;
+import dev.moraine.core.kv.KvUnavailableException;
+import dev.moraine.core.kv.ReaderMode;
+import dev.moraine.core.kv.ScanOrder;
+import dev.moraine.core.kv.WriteBatch;
+import dev.moraine.core.kv.WriteReceipt;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The behaviour every object store must give the SlateDB binding, run against real SlateDB.
+ *
+ * <p>Subclass it once per object store: implement {@link #newObjectStore()} to return a fresh,
+ * empty store for each test, and override {@link #releaseObjectStore(ObjectStoreSpec)} to clean
+ * up after it. {@link #provider()} opens handles on the current test's store; call {@link
+ * #openWriter()} again to reopen the same store from a fresh handle. Handles opened through the
+ * helpers here are closed after each test.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+public abstract class KvStoreContractTest {
+
+  private ObjectStoreSpec objectStore;
+  private SlateStoreProvider provider;
+  private final List<AutoCloseable> opened = Collections.synchronizedList(new ArrayList<>());
+  private final List<FaultInjector> injectors = Collections.synchronizedList(new ArrayList<>());
+
+  /** A fresh, empty object store for one test. */
+  protected abstract ObjectStoreSpec newObjectStore();
+
+  /** Releases what {@link #newObjectStore()} made; called after each test. */
+  protected void releaseObjectStore(ObjectStoreSpec spec) {}
+
+  /** The database path inside the object store. */
+  protected String storePath() {
+    return "store";
+  }
+
+  /**
+   * Settings for this suite: short polls so fencing and readers are quick to observe, few
+   * retries so injected failures surface fast, the flush timer off so tests control durability.
+   */
+  protected StoreSettings settings() {
+    return StoreSettings.defaults()
+        .withFlushTimerOff()
+        .withManifestPollInterval(Duration.ofMillis(100))
+        .withReaderPollInterval(Duration.ofMillis(100))
+        .withObjectStoreMaxRetries(2);
+  }
+
+  /** The current test's object store. */
+  protected final ObjectStoreSpec objectStore() {
+    return objectStore;
+  }
+
+  /** The configuration of the current test's store. */
+  protected StoreConfig config() {
+    return StoreConfig.of(objectStore, storePath()).withSettings(settings());
+  }
+
+  /** Opens handles on the current test's store. */
+  protected final SlateStoreProvider provider() {
+    return provider;
+  }
+
+  /** Opens (or reopens) the writer of the current test's store; closed after the test. */
+  protected final KvStore openWriter() {
+    return track(provider.openWriter());
+  }
+
+  /** Opens a reader on the current test's store; closed after the test. */
+  protected final KvReader openReader(ReaderMode mode) {
+    return track(provider.openReader(mode));
+  }
+
+  /** Closes {@code handle} after the test. */
+  protected final <T extends AutoCloseable> T track(T handle) {
+    opened.add(handle);
+    return handle;
+  }
+
+  @BeforeEach
+  void openObjectStore() {
+    objectStore = newObjectStore();
+    provider = new SlateStoreProvider(config());
+  }
+
+  @AfterEach
+  void closeEverything() throws Exception {
+    List<AutoCloseable> handles;
+    synchronized (opened) {
+      handles = new ArrayList<>(opened);
+      opened.clear();
+    }
+    Collections.reverse(handles);
+    for (AutoCloseable handle : handles) {
+      try {
+        handle.close();
+      } catch (KvException ignored) {
+        // A fenced or failed store may refuse a clean close; the handle is released anyway.
+      }
+    }
+    for (FaultInjector injector : injectors) {
+      injector.close();
+    }
+    injectors.clear();
+    releaseObjectStore(objectStore);
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  static byte[] b(String text) {
+    return text.getBytes(UTF_8);
+  }
+
+  static String s(byte[] bytes) {
+    return bytes == null ? null : new String(bytes, UTF_8);
+  }
+
+  static List<String> keys(KvIterator iterator) {
+    try (iterator) {
+      List<String> out = new ArrayList<>();
+      while (iterator.hasNext()) {
+        out.add(s(iterator.next().key()));
+      }
+      return out;
+    }
+  }
+
+  static WriteReceipt put(KvStore store, String key, String value) {
+    return store.write(new WriteBatch().put(b(key), b(value)));
+  }
+
+  static void putDurably(KvStore store, String key, String value) {
+    WriteReceipt receipt = put(store, key, value);
+    store.flushWal();
+    store.awaitDurable(receipt);
+  }
+
+  /** Polls until {@code condition} holds or ten seconds pass. */
+  static void eventually(String what, Supplier<Boolean> condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!condition.get()) {
+      if (System.nanoTime() > deadline) {
+        fail("timed out waiting until " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  /** A fault injector wrapped around this test's object store. */
+  protected final FaultInjector injector() {
+    FaultInjector injector = new FaultInjector();
+    injectors.add(injector);
+    return injector;
+  }
+
+  /** A provider for this test's store seen through {@code injector}. */
+  protected final SlateStoreProvider faultyProvider(FaultInjector injector, StoreSettings with) {
+    return new SlateStoreProvider(
+        StoreConfig.of(ObjectStoreSpec.faulty(objectStore, injector), storePath())
+            .withSettings(with));
+  }
+
+  // ------------------------------------------------------------------ reads and writes
+
+  @Test
+  void putGetDeleteRoundTrip() {
+    KvStore store = openWriter();
+    assertNull(store.get(b("a")));
+    put(store, "a", "1");
+    assertEquals("1", s(store.get(b("a"))));
+    store.write(new WriteBatch().put(b("a"), b("2")).put(b("b"), new byte[0]));
+    assertEquals("2", s(store.get(b("a"))));
+    assertArrayEquals(new byte[0], store.get(b("b")), "an empty value is a value");
+    store.write(new WriteBatch().delete(b("a")));
+    assertNull(store.get(b("a")));
+  }
+
+  @Test
+  void laterOperationsInABatchOverrideEarlierOnes() {
+    KvStore store = openWriter();
+    store.write(new WriteBatch().put(b("k"), b("1")).delete(b("k")).put(b("j"), b("x")));
+    store.write(new WriteBatch().delete(b("j")).put(b("j"), b("y")));
+    assertNull(store.get(b("k")));
+    assertEquals("y", s(store.get(b("j"))));
+  }
+
+  @Test
+  void returnedArraysBelongToTheCaller() {
+    KvStore store = openWriter();
+    byte[] key = b("k");
+    byte[] value = b("v");
+    WriteBatch batch = new WriteBatch().put(key, value);
+    key[0] = 'x';
+    value[0] = 'x';
+    store.write(batch);
+    byte[] read = store.get(b("k"));
+    assertEquals("v", s(read));
+    read[0] = 'z';
+    assertEquals("v", s(store.get(b("k"))));
+  }
+
+  @Test
+  void largestKeyAndLargeValueRoundTrip() {
+    KvStore store = openWriter();
+    byte[] key = new byte[KvLimits.MAX_KEY_BYTES];
+    key[0] = 1;
+    byte[] value = new byte[3 << 20];
+    value[value.length - 1] = 7;
+    store.write(new WriteBatch().put(key, value));
+    assertArrayEquals(value, store.get(key));
+  }
+
+  @Test
+  void batchesAreAtomicToConcurrentReaders() throws Exception {
+    KvStore store = openWriter();
+    byte[][] keys = {b("a"), b("m"), b("z")};
+    AtomicBoolean done = new AtomicBoolean();
+    AtomicInteger torn = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<?> reader =
+          pool.submit(
+              () -> {
+                while (!done.get()) {
+                  try (KvSnapshot snapshot = store.snapshot()) {
+                    String first = s(snapshot.get(keys[0]));
+                    for (byte[] key : keys) {
+                      if (!java.util.Objects.equals(first, s(snapshot.get(key)))) {
+                        torn.incrementAndGet();
+                      }
+                    }
+                  }
+                  try (KvIterator it = store.scan(KeyRange.all())) {
+                    List<String> values = new ArrayList<>();
+                    it.forEachRemaining(kv -> values.add(s(kv.value())));
+                    if (!values.isEmpty()
+                        && (values.size() != 3 || values.stream().distinct().count() != 1)) {
+                      torn.incrementAndGet();
+                    }
+                  }
+                }
+              });
+      for (int i = 0; i < 500; i++) {
+        WriteBatch batch = new WriteBatch();
+        for (byte[] key : keys) {
+          batch.put(key, b("v" + i));
+        }
+        store.write(batch);
+      }
+      done.set(true);
+      reader.get(30, TimeUnit.SECONDS);
+    } finally {
+      done.set(true);
+      pool.shutdownNow();
+    }
+    assertEquals(0, torn.get(), "a reader saw part of a batch");
+  }
+
+  @Test
+  void badArgumentsAreTypedErrors() {
+    KvStore store = openWriter();
+    assertThrows(KvInvalidArgumentException.class, () -> store.get(null));
+    assertThrows(KvInvalidArgumentException.class, () -> store.get(new byte[0]));
+    assertThrows(
+        KvInvalidArgumentException.class, () -> store.get(new byte[KvLimits.MAX_KEY_BYTES + 1]));
+    assertThrows(KvInvalidArgumentException.class, () -> store.write(new WriteBatch()));
+    assertThrows(KvInvalidArgumentException.class, () -> store.write(null));
+    assertThrows(KvInvalidArgumentException.class, () -> new WriteBatch().put(new byte[0], b("v")));
+    assertThrows(
+        KvInvalidArgumentException.class,
+        () -> new WriteBatch().put(new byte[KvLimits.MAX_KEY_BYTES + 1], b("v")));
+    assertThrows(KvInvalidArgumentException.class, () -> store.scan(null, ScanOrder.ASCENDING));
+    assertThrows(KvInvalidArgumentException.class, () -> store.awaitDurable(null));
+    assertThrows(KvInvalidArgumentException.class, () -> store.createCheckpoint(Duration.ZERO));
+    try (KvTransaction txn = store.begin()) {
+      assertThrows(KvInvalidArgumentException.class, () -> txn.put(new byte[0], b("v")));
+      assertThrows(
+          KvInvalidArgumentException.class,
+          () -> txn.put(new byte[KvLimits.MAX_KEY_BYTES + 1], b("v")));
+      assertThrows(KvInvalidArgumentException.class, () -> txn.put(b("k"), null));
+      assertThrows(KvInvalidArgumentException.class, () -> txn.delete(new byte[0]));
+      assertThrows(KvInvalidArgumentException.class, () -> txn.get(new byte[0]));
+    }
+    // The store is still fine.
+    put(store, "ok", "1");
+    assertEquals("1", s(store.get(b("ok"))));
+  }
+
+  // ------------------------------------------------------------------ scans
+
+  private KvStore storeWithLetters() {
+    KvStore store = openWriter();
+    WriteBatch batch = new WriteBatch();
+    for (String key : List.of("a", "b", "ba", "bb", "c", "d")) {
+      batch.put(b(key), b("v-" + key));
+    }
+    batch.put(new byte[] {(byte) 0xFF}, b("ff"));
+    batch.put(new byte[] {(byte) 0xFF, 1}, b("ff01"));
+    store.write(batch);
+    return store;
+  }
+
+  @Test
+  void scansInBothOrders() {
+    KvStore store = storeWithLetters();
+    List<String> asc = keys(store.scan(KeyRange.of(b("a"), b("c"))));
+    assertEquals(List.of("a", "b", "ba", "bb"), asc);
+    List<String> desc = keys(store.scan(KeyRange.of(b("a"), b("c")), ScanOrder.DESCENDING));
+    assertEquals(List.of("bb", "ba", "b", "a"), desc);
+  }
+
+  @Test
+  void scanBoundsAreHalfOpenAndMayBeUnbounded() {
+    KvStore store = storeWithLetters();
+    assertEquals(List.of("b", "ba", "bb", "c"), keys(store.scan(KeyRange.of(b("b"), b("d")))));
+    assertEquals(List.of("a", "b"), keys(store.scan(KeyRange.of(null, b("ba")))));
+    assertEquals(8, keys(store.scan(KeyRange.all())).size());
+    assertEquals(8, keys(store.scan(KeyRange.all(), ScanOrder.DESCENDING)).size());
+    assertEquals(List.of(), keys(store.scan(KeyRange.of(b("b"), b("b")))), "empty range");
+    assertEquals(List.of(), keys(store.scan(KeyRange.of(b("x"), b("y")))));
+    List<String> fromC = keys(store.scan(KeyRange.of(b("c"), null), ScanOrder.DESCENDING));
+    assertEquals(4, fromC.size());
+    assertEquals("c", fromC.get(3));
+  }
+
+  @Test
+  void prefixScans() {
+    KvStore store = storeWithLetters();
+    assertEquals(List.of("b", "ba", "bb"), keys(store.scanPrefix(b("b"))));
+    assertEquals(List.of("ba"), keys(store.scanPrefix(b("ba"))));
+    assertEquals(List.of(), keys(store.scanPrefix(b("e"))));
+    try (KvIterator it = store.scanPrefix(new byte[] {(byte) 0xFF})) {
+      assertEquals("ff", s(it.next().value()));
+      assertEquals("ff01", s(it.next().value()));
+      assertFalse(it.hasNext());
+    }
+    assertEquals(
+        List.of("bb", "ba", "b"), keys(store.scan(KeyRange.prefix(b("b")), ScanOrder.DESCENDING)));
+  }
+
+  @Test
+  void longScansCrossManyNativeRuns() {
+    KvStore store = openWriter();
+    int count = 3000;
+    byte[] value = new byte[1000];
+    for (int start = 0; start < count; start += 500) {
+      WriteBatch batch = new WriteBatch();
+      for (int i = start; i < start + 500; i++) {
+        batch.put(b(String.format("k%05d", i)), value);
+      }
+      store.write(batch);
+    }
+    store.flushWal();
+    List<String> asc = keys(store.scan(KeyRange.all()));
+    assertEquals(count, asc.size());
+    assertEquals("k00000", asc.get(0));
+    assertEquals("k02999", asc.get(count - 1));
+    List<String> desc = keys(store.scan(KeyRange.all(), ScanOrder.DESCENDING));
+    assertEquals("k02999", desc.get(0));
+    assertEquals(count, desc.size());
+  }
+
+  @Test
+  void scanSeesOnlyWritesBeforeItOpened() {
+    KvStore store = storeWithLetters();
+    try (KvIterator it = store.scan(KeyRange.all())) {
+      put(store, "aa", "late");
+      List<String> seen = new ArrayList<>();
+      it.forEachRemaining(kv -> seen.add(s(kv.key())));
+      assertFalse(seen.contains("aa"));
+    }
+  }
+
+  // ------------------------------------------------------------------ snapshots and transactions
+
+  @Test
+  void snapshotIsFrozen() {
+    KvStore store = openWriter();
+    put(store, "k", "1");
+    try (KvSnapshot snapshot = store.snapshot()) {
+      put(store, "k", "2");
+      put(store, "n", "new");
+      assertEquals("1", s(snapshot.get(b("k"))));
+      assertNull(snapshot.get(b("n")));
+      assertEquals(List.of("k"), keys(snapshot.scan(KeyRange.all())));
+      assertEquals("2", s(store.get(b("k"))));
+    }
+  }
+
+  @Test
+  void transactionReadsItsOwnWritesAndCommitsAtomically() {
+    KvStore store = openWriter();
+    put(store, "a", "0");
+    try (KvTransaction txn = store.begin()) {
+      txn.put(b("a"), b("1"));
+      txn.put(b("b"), b("1"));
+      txn.delete(b("c"));
+      assertEquals("1", s(txn.get(b("a"))));
+      assertEquals(List.of("a", "b"), keys(txn.scan(KeyRange.all())));
+      assertEquals("0", s(store.get(b("a"))), "nothing visible before commit");
+      assertNull(store.get(b("b")));
+      WriteReceipt receipt = txn.commit();
+      assertNotNull(receipt);
+      assertTrue(receipt.seqnum() > 0);
+    }
+    assertEquals("1", s(store.get(b("a"))));
+    assertEquals("1", s(store.get(b("b"))));
+  }
+
+  @Test
+  void emptyTransactionCommitsToNothing() {
+    KvStore store = openWriter();
+    try (KvTransaction txn = store.begin()) {
+      txn.get(b("x"));
+      assertNull(txn.commit());
+    }
+  }
+
+  @Test
+  void closedTransactionWritesNothing() {
+    KvStore store = openWriter();
+    KvTransaction txn = store.begin();
+    txn.put(b("k"), b("v"));
+    txn.close();
+    assertNull(store.get(b("k")));
+    assertThrows(KvClosedException.class, () -> txn.get(b("k")));
+    assertThrows(KvClosedException.class, txn::commit);
+  }
+
+  @Test
+  void firstCommitterWinsAWriteWriteRace() {
+    KvStore store = openWriter();
+    put(store, "k", "0");
+    KvTransaction first = track(store.begin());
+    KvTransaction second = track(store.begin());
+    first.put(b("k"), b("first"));
+    second.put(b("k"), b("second"));
+    second.put(b("other"), b("second"));
+    assertNotNull(first.commit());
+    assertThrows(KvTransactionConflictException.class, second::commit);
+    assertEquals("first", s(store.get(b("k"))));
+    assertNull(store.get(b("other")), "the loser wrote nothing");
+    assertThrows(KvClosedException.class, () -> second.put(b("k"), b("again")));
+  }
+
+  @Test
+  void aPlainWriteAlsoWinsAgainstAnOpenTransaction() {
+    KvStore store = openWriter();
+    KvTransaction txn = track(store.begin());
+    txn.put(b("k"), b("txn"));
+    put(store, "k", "plain");
+    assertThrows(KvTransactionConflictException.class, txn::commit);
+    assertEquals("plain", s(store.get(b("k"))));
+  }
+
+  @Test
+  void readsAloneNeverConflict() {
+    KvStore store = openWriter();
+    KvTransaction txn = track(store.begin());
+    assertNull(txn.get(b("k")));
+    put(store, "k", "plain");
+    txn.put(b("j"), b("txn"));
+    assertNotNull(txn.commit());
+  }
+
+  @Test
+  void concurrentTransactionsOnOneKeyExactlyOneCommits() throws Exception {
+    KvStore store = openWriter();
+    for (int round = 0; round < 20; round++) {
+      int threads = 4;
+      CyclicBarrier bothBegun = new CyclicBarrier(threads);
+      AtomicInteger commits = new AtomicInteger();
+      AtomicInteger conflicts = new AtomicInteger();
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      try {
+        List<Future<?>> results = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          String me = "t" + t;
+          results.add(
+              pool.submit(
+                  () -> {
+                    try (KvTransaction txn = store.begin()) {
+                      txn.get(b("counter"));
+                      txn.put(b("counter"), b(me));
+                      bothBegun.await(10, TimeUnit.SECONDS);
+                      txn.commit();
+                      commits.incrementAndGet();
+                    } catch (KvTransactionConflictException lost) {
+                      conflicts.incrementAndGet();
+                    }
+                    return null;
+                  }));
+        }
+        for (Future<?> result : results) {
+          result.get(30, TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      assertEquals(1, commits.get(), "round " + round);
+      assertEquals(threads - 1, conflicts.get(), "round " + round);
+    }
+  }
+
+  // ------------------------------------------------------------------ durability
+
+  @Test
+  void awaitDurableNeedsAFlushWhenTheTimerIsOff() {
+    KvStore store = openWriter();
+    WriteReceipt receipt = put(store, "k", "v");
+    assertFalse(store.awaitDurable(receipt, Duration.ofMillis(300)));
+    assertTrue(store.durableSeqnum() < receipt.seqnum());
+    store.flushWal();
+    assertTrue(store.awaitDurable(receipt, Duration.ofSeconds(10)));
+    assertTrue(store.durableSeqnum() >= receipt.seqnum());
+  }
+
+  @Test
+  void aDurableWriteSurvivesCloseAndReopen() {
+    KvStore store = openWriter();
+    putDurably(store, "k", "durable");
+    store.close();
+    KvStore reopened = openWriter();
+    assertEquals("durable", s(reopened.get(b("k"))));
+    reopened.close();
+    // A provider built from scratch on the same configuration sees it too.
+    try (KvStore fresh = new SlateStoreProvider(config()).openWriter()) {
+      assertEquals("durable", s(fresh.get(b("k"))));
+    }
+  }
+
+  @Test
+  void closeFlushesWhatIsInMemory() {
+    KvStore store = openWriter();
+    put(store, "k", "in-memory");
+    store.close();
+    KvStore reopened = openWriter();
+    assertEquals("in-memory", s(reopened.get(b("k"))));
+  }
+
+  @Test
+  void flushTimerMakesWritesDurableWithoutAFlush() {
+    SlateStoreProvider timed =
+        new SlateStoreProvider(
+            config().withSettings(settings().withFlushInterval(Duration.ofMillis(20))));
+    KvStore store = track(timed.openWriter());
+    WriteReceipt receipt = put(store, "k", "v");
+    assertTrue(store.awaitDurable(receipt, Duration.ofSeconds(10)));
+  }
+
+  // ------------------------------------------------------------------ readers and checkpoints
+
+  @Test
+  void latestReaderSeesNewDurableWritesAfterItsPoll() throws Exception {
+    KvStore store = openWriter();
+    putDurably(store, "first", "1");
+    KvReader reader = openReader(ReaderMode.followLatest());
+    assertEquals("1", s(reader.get(b("first"))));
+    putDurably(store, "second", "2");
+    eventually("the reader sees the second write", () -> reader.get(b("second")) != null);
+    assertEquals(List.of("first", "second"), keys(reader.scan(KeyRange.all())));
+  }
+
+  @Test
+  void pinnedReaderStaysAtItsCheckpoint() throws Exception {
+    KvStore store = openWriter();
+    putDurably(store, "k", "before");
+    CheckpointId checkpoint = store.createCheckpoint(null);
+    assertNotNull(checkpoint.id());
+    putDurably(store, "k", "after");
+    putDurably(store, "later", "x");
+
+    KvReader pinned = openReader(ReaderMode.pinned(checkpoint));
+    KvReader latest = openReader(ReaderMode.followLatest());
+    eventually("the latest reader sees the later write", () -> latest.get(b("later")) != null);
+    assertEquals("after", s(latest.get(b("k"))));
+    Thread.sleep(400); // several poll intervals
+    assertEquals("before", s(pinned.get(b("k"))));
+    assertNull(pinned.get(b("later")));
+    assertEquals(List.of("k"), keys(pinned.scan(KeyRange.all())));
+  }
+
+  @Test
+  void checkpointCoversOnlyDurableWrites() {
+    KvStore store = openWriter();
+    putDurably(store, "durable", "1");
+    put(store, "pending", "2");
+    CheckpointId checkpoint = store.createCheckpoint(Duration.ofMinutes(10));
+    KvReader pinned = openReader(ReaderMode.pinned(checkpoint));
+    assertEquals("1", s(pinned.get(b("durable"))));
+    assertNull(pinned.get(b("pending")));
+  }
+
+  @Test
+  void readerOfAMissingCheckpointFails() {
+    KvStore store = openWriter();
+    putDurably(store, "k", "v");
+    CheckpointId missing = new CheckpointId(UUID.randomUUID(), 1);
+    assertThrows(KvDataException.class, () -> openReader(ReaderMode.pinned(missing)));
+  }
+
+  @Test
+  void readerOfAnEmptyStoreFails() {
+    assertThrows(KvDataException.class, () -> openReader(ReaderMode.followLatest()));
+  }
+
+  @Test
+  void readerNeverFencesTheWriter() {
+    KvStore store = openWriter();
+    putDurably(store, "k", "v");
+    KvReader reader = openReader(ReaderMode.followLatest());
+    assertEquals("v", s(reader.get(b("k"))));
+    putDurably(store, "k2", "v2");
+    assertEquals("v2", s(store.get(b("k2"))));
+  }
+
+  // ------------------------------------------------------------------ fencing
+
+  @Test
+  void aSecondWriterFencesTheFirst() throws Exception {
+    KvStore first = openWriter();
+    putDurably(first, "before", "1");
+    KvStore second = openWriter();
+    assertEquals("1", s(second.get(b("before"))));
+
+    // The first writer notices at its next WAL flush or manifest poll; the write it attempted
+    // never becomes durable and never reaches the new writer.
+    KvException failure = null;
+    long lostSeqnum = -1;
+    try {
+      WriteReceipt receipt = put(first, "lost", "x");
+      lostSeqnum = receipt.seqnum();
+      first.flushWal();
+      first.awaitDurable(receipt);
+    } catch (KvException e) {
+      failure = e;
+    }
+    if (!(failure instanceof KvFencedException)) {
+      fail(
+          "the first writer was not fenced: "
+              + failure
+              + "; lost seqnum "
+              + lostSeqnum
+              + ", second writer sees it: "
+              + (second.get(b("lost")) != null));
+    }
+    assertThrows(KvFencedException.class, () -> put(first, "again", "x"));
+    assertThrows(KvFencedException.class, first::flushWal);
+
+    putDurably(second, "after", "2");
+    assertNull(second.get(b("lost")));
+    first.close();
+    second.close();
+    KvStore third = openWriter();
+    assertNull(third.get(b("lost")));
+    assertEquals("2", s(third.get(b("after"))));
+  }
+
+  @Test
+  void anIdleFencedWriterNoticesOnItsManifestPoll() throws Exception {
+    KvStore first = openWriter();
+    putDurably(first, "k", "1");
+    openWriter();
+    Thread.sleep(settings().manifestPollInterval().toMillis() * 5);
+    assertThrows(KvFencedException.class, () -> put(first, "x", "y"));
+  }
+
+  // ------------------------------------------------------------------ segment extractor
+
+  @Test
+  void theSegmentExtractorIsPartOfTheStore() {
+    try (KvStore store = provider().openWriter()) {
+      putDurably(store, "k", "v");
+    }
+    SlateStoreProvider without =
+        new SlateStoreProvider(config().withSettings(settings().withTagSegmentExtractor(false)));
+    assertThrows(KvInvalidArgumentException.class, without::openWriter);
+    try (KvStore again = provider().openWriter()) {
+      assertEquals("v", s(again.get(b("k"))));
+    }
+  }
+
+  // ------------------------------------------------------------------ closing
+
+  @Test
+  void useAfterCloseThrowsClosed() {
+    KvStore store = provider().openWriter();
+    put(store, "k", "v");
+    KvSnapshot snapshot = store.snapshot();
+    KvTransaction txn = store.begin();
+    KvIterator iterator = store.scan(KeyRange.all());
+    KvIterator snapshotIterator = snapshot.scan(KeyRange.all());
+    store.close();
+    store.close(); // idempotent
+
+    assertThrows(KvClosedException.class, () -> store.get(b("k")));
+    assertThrows(KvClosedException.class, () -> put(store, "k", "v"));
+    assertThrows(KvClosedException.class, store::begin);
+    assertThrows(KvClosedException.class, store::snapshot);
+    assertThrows(KvClosedException.class, store::flushWal);
+    assertThrows(KvClosedException.class, store::durableSeqnum);
+    assertThrows(KvClosedException.class, () -> store.createCheckpoint(null));
+    assertThrows(KvClosedException.class, () -> store.awaitDurable(new WriteReceipt(1)));
+    assertThrows(KvClosedException.class, () -> store.scan(KeyRange.all()));
+    assertThrows(KvClosedException.class, () -> snapshot.get(b("k")));
+    assertThrows(KvClosedException.class, () -> txn.put(b("k"), b("v")));
+    assertThrows(KvClosedException.class, txn::commit);
+    assertThrows(KvClosedException.class, iterator::hasNext);
+    assertThrows(KvClosedException.class, snapshotIterator::hasNext);
+    // Closing children after their store is harmless.
+    iterator.close();
+    snapshotIterator.close();
+    txn.close();
+    snapshot.close();
+  }
+
+  @Test
+  void useAfterCloseOfChildrenThrowsClosed() {
+    KvStore store = openWriter();
+    put(store, "k", "v");
+    KvSnapshot snapshot = store.snapshot();
+    snapshot.close();
+    snapshot.close();
+    assertThrows(KvClosedException.class, () -> snapshot.get(b("k")));
+    assertThrows(KvClosedException.class, () -> snapshot.scan(KeyRange.all()));
+
+    KvIterator iterator = store.scan(KeyRange.all());
+    iterator.close();
+    iterator.close();
+    assertThrows(KvClosedException.class, iterator::hasNext);
+
+    KvTransaction txn = store.begin();
+    txn.commit();
+    assertThrows(KvClosedException.class, () -> txn.get(b("k")));
+    txn.close();
+
+    KvReader reader = provider().openReader(ReaderMode.followLatest());
+    reader.close();
+    reader.close();
+    assertThrows(KvClosedException.class, () -> reader.get(b("k")));
+    // The store itself is untouched.
+    assertEquals("v", s(store.get(b("k"))));
+  }
+
+  @Test
+  void closeRacingCallsNeverCrashes() throws Exception {
+    for (int round = 0; round < 8; round++) {
+      KvStore store = provider().openWriter();
+      put(store, "k", "v");
+      int threads = 6;
+      CountDownLatch started = new CountDownLatch(threads);
+      AtomicInteger unexpected = new AtomicInteger();
+      List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      try {
+        List<Future<?>> calls = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          int kind = t;
+          calls.add(
+              pool.submit(
+                  () -> {
+                    started.countDown();
+                    for (int i = 0; i < 100_000; i++) {
+                      try {
+                        exercise(store, kind, i);
+                      } catch (KvClosedException expected) {
+                        return;
+                      } catch (KvException other) {
+                        // Closed-by-close surfaces as closed; nothing else is expected, but
+                        // any typed error is still not a crash.
+                        unexpected.incrementAndGet();
+                        failures.add(other);
+                        return;
+                      }
+                    }
+                  }));
+        }
+        started.await();
+        Thread.sleep(20 + round * 5);
+        store.close();
+        for (Future<?> call : calls) {
+          call.get(60, TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      assertEquals(0, unexpected.get(), () -> "unexpected failures: " + failures);
+    }
+  }
+
+  private static void exercise(KvStore store, int kind, int i) {
+    switch (kind) {
+      case 0 -> store.get(b("k"));
+      case 1 -> put(store, "k" + (i % 50), "v" + i);
+      case 2 -> {
+        try (KvIterator it = store.scan(KeyRange.all())) {
+          while (it.hasNext()) {
+            it.next();
+          }
+        }
+      }
+      case 3 -> {
+        try (KvTransaction txn = store.begin()) {
+          txn.get(b("k"));
+          txn.put(b("t" + i), b("v"));
+          try {
+            txn.commit();
+          } catch (KvTransactionConflictException ignored) {
+            // fine
+          }
+        }
+      }
+      case 4 -> {
+        try (KvSnapshot snapshot = store.snapshot()) {
+          snapshot.get(b("k"));
+        }
+      }
+      default -> {
+        WriteReceipt receipt = put(store, "d" + i, "v");
+        store.awaitDurable(receipt, Duration.ofMillis(5));
+        if (i % 10 == 0) {
+          store.flushWal();
+        }
+      }
+    }
+  }
+
+  @Test
+  void closeWakesAWaiterBlockedOnDurability() throws Exception {
+    KvStore store = provider().openWriter();
+    WriteReceipt receipt = put(store, "k", "v");
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<Throwable> waiter =
+          pool.submit(
+              () -> {
+                try {
+                  store.awaitDurable(receipt);
+                  return null;
+                } catch (KvException e) {
+                  return e;
+                }
+              });
+      Thread.sleep(100);
+      store.close();
+      // Close flushes, so the write may have become durable first; or the waiter saw the close.
+      Throwable outcome = waiter.get(30, TimeUnit.SECONDS);
+      assertTrue(outcome == null || outcome instanceof KvClosedException, () -> "got " + outcome);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  // ------------------------------------------------------------------ fault injection
+
+  @Test
+  void aFailedWalPutIsReportedNotAcknowledged() {
+    FaultInjector injector = injector();
+    KvStore store = track(faultyProvider(injector, settings()).openWriter());
+    putDurably(store, "ok", "1");
+    injector.failNextPuts(1_000, FaultInjector.WAL);
+    WriteReceipt receipt = put(store, "doomed", "x");
+    assertThrows(KvUnavailableException.class, store::flushWal);
+    assertTrue(injector.injectedPutFailures() > settings().objectStoreMaxRetries());
+    // SlateDB treats a WAL write that fails beyond its retries as fatal: the store closes, and
+    // the write is never reported durable.
+    assertThrows(
+        KvClosedException.class, () -> store.awaitDurable(receipt, Duration.ofSeconds(10)));
+    assertThrows(KvClosedException.class, () -> put(store, "after", "x"));
+    injector.reset();
+    store.close();
+    // Nothing acknowledged was lost, and the failed write never became durable.
+    KvStore reopened = openWriter();
+    assertEquals("1", s(reopened.get(b("ok"))));
+    assertNull(reopened.get(b("doomed")));
+  }
+
+  @Test
+  void oneWalPutPerExplicitFlush() {
+    FaultInjector injector = injector();
+    StoreSettings quiet = settings().withCompactor(false).withGarbageCollector(false);
+    KvStore store = track(faultyProvider(injector, quiet).openWriter());
+    long before = injector.putCount(FaultInjector.WAL);
+    int flushes = 5;
+    for (int i = 0; i < flushes; i++) {
+      WriteReceipt receipt = put(store, "k" + i, "v");
+      store.flushWal();
+      store.awaitDurable(receipt);
+    }
+    assertEquals(flushes, injector.putCount(FaultInjector.WAL) - before);
+    // A flush with nothing to write puts nothing.
+    store.flushWal();
+    assertEquals(flushes, injector.putCount(FaultInjector.WAL) - before);
+    assertTrue(injector.getCount() > 0, "opening the store read its manifest");
+  }
+
+  @Test
+  void failedGetsSurfaceAsUnavailable() {
+    try (KvStore store = provider().openWriter()) {
+      putDurably(store, "k", "v");
+    }
+    FaultInjector injector = injector();
+    injector.failNextGets(1_000, FaultInjector.MANIFEST);
+    SlateStoreProvider faulty = faultyProvider(injector, settings());
+    assertThrows(KvUnavailableException.class, faulty::openWriter);
+    injector.reset();
+    try (KvStore store = faulty.openWriter()) {
+      assertEquals("v", s(store.get(b("k"))));
+    }
+  }
+
+  @Test
+  void heldPutsDelayDurabilityUntilReleased() throws Exception {
+    FaultInjector injector = injector();
+    KvStore store = track(faultyProvider(injector, settings()).openWriter());
+    WriteReceipt receipt = put(store, "k", "v");
+    injector.holdPuts(FaultInjector.WAL);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<?> flush = pool.submit(store::flushWal);
+      assertFalse(store.awaitDurable(receipt, Duration.ofMillis(300)), "held PUT made it durable");
+      injector.releasePuts();
+      flush.get(30, TimeUnit.SECONDS);
+      assertTrue(store.awaitDurable(receipt, Duration.ofSeconds(10)));
+    } finally {
+      injector.releasePuts();
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void latencyDelaysPuts() {
+    FaultInjector injector = injector();
+    KvStore store = track(faultyProvider(injector, settings()).openWriter());
+    injector.latency(Duration.ofMillis(200), Duration.ZERO);
+    put(store, "k", "v");
+    long start = System.nanoTime();
+    store.flushWal();
+    long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertTrue(millis >= 190, "flush took " + millis + " ms");
+    injector.latency(Duration.ZERO, Duration.ZERO);
+  }
+
+  // ------------------------------------------------------------------ separate WAL store
+
+  @Test
+  void theWalCanLiveInASeparateStore() {
+    String walName = "wal-" + UUID.randomUUID();
+    FaultInjector walInjector = injector();
+    ObjectStoreSpec walStore =
+        ObjectStoreSpec.faulty(ObjectStoreSpec.inMemory(walName), walInjector);
+    try {
+      StoreConfig split = config().withWalObjectStore(walStore);
+      try (KvStore store = new SlateStoreProvider(split).openWriter()) {
+        putDurably(store, "k", "v");
+      }
+      assertTrue(walInjector.putCount(FaultInjector.WAL) >= 1, "WAL objects went to the WAL store");
+      try (KvStore store = new SlateStoreProvider(split).openWriter()) {
+        assertEquals("v", s(store.get(b("k"))));
+      }
+    } finally {
+      ObjectStoreSpec.dropInMemory(walName);
+    }
+  }
+
+  /** Reads every key of {@code view} in order; shared with subclasses' own tests. */
+  protected static List<KeyValue> readAll(KvReadView view) {
+    try (KvIterator it = view.scan(KeyRange.all())) {
+      List<KeyValue> out = new ArrayList<>();
+      it.forEachRemaining(out::add);
+      return out;
+    }
+  }
+}

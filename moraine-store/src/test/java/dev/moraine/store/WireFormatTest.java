@@ -1,0 +1,45 @@
+package dev.moraine.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.moraine.core.kv.KeyValue;
+import dev.moraine.core.kv.KvInvalidArgumentException;
+import dev.moraine.core.kv.WriteBatch;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import org.junit.jupiter.api.Test;
+
+/** The byte layouts shared with the native crate. */
+class WireFormatTest {
+
+  @Test
+  void encodesPutsAndDeletesInOrder() {
+    WriteBatch batch = new WriteBatch().put(new byte[] {1}, new byte[] {9, 8});
+    batch.delete(new byte[] {2, 3});
+    byte[] encoded = WireFormat.encode(batch);
+    ByteBuffer expected = ByteBuffer.allocate(1 + 4 + 1 + 4 + 2 + 1 + 4 + 2);
+    expected.put((byte) 0).putInt(1).put((byte) 1).putInt(2).put(new byte[] {9, 8});
+    expected.put((byte) 1).putInt(2).put(new byte[] {2, 3});
+    assertArrayEquals(expected.array(), encoded);
+  }
+
+  @Test
+  void refusesAnEmptyBatch() {
+    assertThrows(KvInvalidArgumentException.class, () -> WireFormat.encode(new WriteBatch()));
+    assertThrows(KvInvalidArgumentException.class, () -> WireFormat.encode(null));
+  }
+
+  @Test
+  void decodesRunsOfEntries() {
+    ByteBuffer run = ByteBuffer.allocate(4 + 1 + 4 + 0 + 4 + 2 + 4 + 1);
+    run.putInt(1).put((byte) 'a').putInt(0);
+    run.putInt(2).put(new byte[] {'b', 'c'}).putInt(1).put((byte) 'x');
+    ArrayDeque<KeyValue> out = new ArrayDeque<>();
+    WireFormat.decodeEntries(run.array(), out);
+    assertEquals(2, out.size());
+    assertEquals(new KeyValue(new byte[] {'a'}, new byte[0]), out.removeFirst());
+    assertEquals(new KeyValue(new byte[] {'b', 'c'}, new byte[] {'x'}), out.removeFirst());
+  }
+}
