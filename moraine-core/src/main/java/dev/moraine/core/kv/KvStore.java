@@ -19,12 +19,12 @@ public interface KvStore extends KvReadView, AutoCloseable {
   /**
    * Applies a batch atomically. Returns once it is applied, not once durable.
    *
-   * @throws KvInvalidArgumentException if the batch is empty; nothing was written
    * <p>A handle learns that it was fenced at its next write-ahead-log flush or manifest poll. A
    * write made before then is applied in memory and returns normally, but it never becomes
    * durable: the {@link #flushWal()} or {@link #awaitDurable(WriteReceipt)} that follows throws
    * {@link KvFencedException}. Only durability proves the handle was still the writer.
    *
+   * @throws KvInvalidArgumentException if the batch is empty; nothing was written
    * @throws KvFencedException if the handle already knows a newer writer exists; nothing was
    *     written
    * @throws KvClosedException if the store was closed; nothing was written
@@ -44,8 +44,9 @@ public interface KvStore extends KvReadView, AutoCloseable {
    * durable.
    *
    * @throws KvFencedException if a newer writer exists; the unflushed writes are lost
-   * @throws KvUnavailableException if the object store failed; the writes may or may not be
-   *     durable, and a later flush may still make them so
+   * @throws KvUnavailableException if the object store failed beyond its retries; the writes may
+   *     or may not be durable. The handle is then closed (every later call throws {@link
+   *     KvClosedException}): open a new writer and reconcile against what it reads.
    */
   void flushWal();
 

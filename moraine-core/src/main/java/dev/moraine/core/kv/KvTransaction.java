@@ -34,7 +34,8 @@ public interface KvTransaction extends KvReadView, AutoCloseable {
    * @throws KvTransactionConflictException if a conflicting write won; nothing was written
    * @throws KvFencedException if a newer writer exists; nothing was written
    * @throws KvClosedException if the transaction or store was closed; nothing was written
-   * @throws KvUnavailableException if the store failed; nothing was applied
+   * @throws KvUnavailableException if the store failed; the writes may or may not have been
+   *     applied (the failure can come after the batch reached the write-ahead log)
    */
   WriteReceipt commit();
 
