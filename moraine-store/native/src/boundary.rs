@@ -11,7 +11,7 @@ use slatedb::{CloseReason, ErrorKind};
 
 /// A failure on its way to Java. Each variant is one exception class of
 /// `dev.moraine.core.kv`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) enum Failure {
     /// A transaction lost a write-write race.
     Conflict(String),

@@ -106,28 +106,54 @@ pub(crate) fn to_write_batch(ops: Vec<Op>) -> WriteBatch {
 pub(crate) struct EntryWriter {
     buffer: Vec<u8>,
     count: usize,
+    /// The most bytes the buffer may hold: what fits in one Java array.
+    limit: usize,
 }
 
 /// Largest length Java can hold in one array.
-const MAX_JAVA_ARRAY: usize = (i32::MAX - 8) as usize;
+pub(crate) const MAX_JAVA_ARRAY: usize = (i32::MAX - 8) as usize;
+
+/// What [`EntryWriter::push`] did with an entry.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Pushed {
+    /// The entry is in the buffer.
+    Added,
+    /// The entry does not fit beside what the buffer already holds; nothing
+    /// was appended. It fits in an empty buffer: start a new run with it.
+    Full,
+}
 
 impl EntryWriter {
-    pub(crate) fn new() -> Self {
+    /// A writer whose buffer holds at most `limit` bytes ([`MAX_JAVA_ARRAY`]
+    /// for runs handed to Java; tests use small limits).
+    pub(crate) fn with_limit(limit: usize) -> Self {
         Self {
             buffer: Vec::new(),
             count: 0,
+            limit,
         }
     }
 
-    /// Appends one entry. Fails if the entry (or the buffer with it) would
-    /// not fit in a Java array.
-    pub(crate) fn push(&mut self, key: &[u8], value: &[u8]) -> Outcome<()> {
-        let grown = self.buffer.len() + 8 + key.len() + value.len();
-        if grown > MAX_JAVA_ARRAY {
+    /// Appends one entry if it fits. An entry that does not fit beside the
+    /// entries already buffered is refused with [`Pushed::Full`] and left to
+    /// the caller; one that could not fit even in an empty buffer is a
+    /// `Data` failure.
+    pub(crate) fn push(&mut self, key: &[u8], value: &[u8]) -> Outcome<Pushed> {
+        // Checked arithmetic: lengths near usize::MAX cannot wrap past the
+        // limit.
+        let entry = 8usize
+            .checked_add(key.len())
+            .and_then(|n| n.checked_add(value.len()));
+        let fits_alone = entry.is_some_and(|n| n <= self.limit);
+        if !fits_alone {
             return Err(Failure::Data(format!(
                 "an entry of {} bytes is too large for a Java array",
-                key.len() + value.len()
+                key.len().saturating_add(value.len())
             )));
+        }
+        let entry = entry.unwrap_or(usize::MAX);
+        if self.buffer.len().saturating_add(entry) > self.limit {
+            return Ok(Pushed::Full);
         }
         self.buffer
             .extend_from_slice(&(key.len() as u32).to_be_bytes());
@@ -136,7 +162,7 @@ impl EntryWriter {
             .extend_from_slice(&(value.len() as u32).to_be_bytes());
         self.buffer.extend_from_slice(value);
         self.count += 1;
-        Ok(())
+        Ok(Pushed::Added)
     }
 
     pub(crate) fn len_bytes(&self) -> usize {
@@ -183,5 +209,26 @@ mod tests {
         assert!(decode_ops(&put(b"", b"1")).is_err());
         assert!(decode_ops(&[7, 0, 0, 0, 1, b'a']).is_err());
         assert!(decode_ops(&[OP_DELETE, 0xFF, 0xFF, 0xFF, 0xFF]).is_err());
+    }
+
+    #[test]
+    fn entry_writer_reports_full_before_refusing() {
+        // 8 bytes of lengths per entry: "k"+"vv" is 11 bytes.
+        let mut out = EntryWriter::with_limit(25);
+        assert_eq!(out.push(b"k", b"vv").unwrap(), Pushed::Added);
+        assert_eq!(out.push(b"k", b"vv").unwrap(), Pushed::Added);
+        // 22 + 11 > 25, but 11 alone fits: full, nothing appended.
+        assert_eq!(out.push(b"k", b"vv").unwrap(), Pushed::Full);
+        assert_eq!(out.count(), 2);
+        assert_eq!(out.len_bytes(), 22);
+        // 8 + 1 + 17 = 26 cannot fit even alone.
+        assert!(matches!(out.push(b"k", &[0u8; 17]), Err(Failure::Data(_))));
+        assert_eq!(out.count(), 2);
+        let mut empty = EntryWriter::with_limit(25);
+        assert!(matches!(
+            empty.push(b"k", &[0u8; 17]),
+            Err(Failure::Data(_))
+        ));
+        assert_eq!(empty.count(), 0);
     }
 }

@@ -11,6 +11,7 @@ use slatedb::config::ScanOptions;
 use slatedb::{DbIterator, DbReadOps, DbSnapshot, DbTransaction, IterationOrder};
 
 use crate::boundary::{guard, jni_failure, Failure, Outcome};
+use crate::codec::{EntryWriter, Pushed};
 use crate::handle::{borrow, free, into_handle};
 use crate::runtime::block_on;
 use crate::validate::{check_key, check_value, ScanRange};
@@ -100,39 +101,151 @@ pub(crate) fn open_scan<R: DbReadOps + Sync>(
 // ---------------------------------------------------------------------------
 // Iterators.
 
-/// A scan in progress. `None` once exhausted, or from the start for an
-/// empty range. The mutex serialises `next` against itself; Java already
-/// promises one thread at a time, and frees the handle only when no call is
-/// in flight.
+/// A scan in progress. The mutex serialises `next` against itself; Java
+/// already promises one thread at a time, and frees the handle only when no
+/// call is in flight.
 pub(crate) struct ScanHandle {
-    iter: Mutex<Option<DbIterator>>,
+    scan: Mutex<ScanState<DbIterator>>,
 }
 
 impl ScanHandle {
     fn empty() -> Self {
         Self {
-            iter: Mutex::new(None),
+            scan: Mutex::new(ScanState::new(None)),
         }
     }
 
     fn live(iter: DbIterator) -> Self {
         Self {
-            iter: Mutex::new(Some(iter)),
+            scan: Mutex::new(ScanState::new(Some(iter))),
         }
     }
 
-    fn lock(&self) -> Outcome<MutexGuard<'_, Option<DbIterator>>> {
+    fn lock(&self) -> Outcome<MutexGuard<'_, ScanState<DbIterator>>> {
         // A panic inside `next` may leave the iterator mid-step: refuse to
         // use it again rather than guess.
-        self.iter
+        self.scan
             .lock()
             .map_err(|_| Failure::Closed("iterator failed earlier and is unusable".to_owned()))
     }
 }
 
-/// Up to this many entries or bytes per JNI call.
-const CHUNK_MAX_ENTRIES: usize = 256;
-const CHUNK_MAX_BYTES: usize = 1 << 20;
+/// Where a scan's entries come from: SlateDB's iterator, or a list in tests.
+pub(crate) trait EntrySource {
+    /// The next entry, or `None` at the end.
+    async fn next_entry(&mut self) -> Outcome<Option<(Bytes, Bytes)>>;
+}
+
+impl EntrySource for DbIterator {
+    async fn next_entry(&mut self) -> Outcome<Option<(Bytes, Bytes)>> {
+        Ok(self.next().await?.map(|kv| (kv.key, kv.value)))
+    }
+}
+
+/// How large one run may grow.
+#[derive(Clone, Copy)]
+pub(crate) struct RunLimits {
+    /// A run ends once it holds this many entries...
+    pub(crate) entries: usize,
+    /// ...or at least this many bytes (a soft bound: the last entry may
+    /// cross it).
+    pub(crate) bytes: usize,
+    /// No run may exceed this many bytes (what fits in a Java array).
+    pub(crate) hard_bytes: usize,
+}
+
+/// Up to 256 entries or about 1 MiB per JNI call.
+const RUN_LIMITS: RunLimits = RunLimits {
+    entries: 256,
+    bytes: 1 << 20,
+    hard_bytes: crate::codec::MAX_JAVA_ARRAY,
+};
+
+/// The state of a scan between runs.
+///
+/// Every entry taken from the source is either handed out in a run or kept
+/// in `carried` for the next one; none is dropped. Once the scan cannot go
+/// on without skipping entries (an entry too large for any run, or a
+/// failure of the source part-way), it is poisoned: that call and every
+/// later one fail with the same error, so a caller can never continue past
+/// a gap.
+pub(crate) struct ScanState<S> {
+    /// `None` once the source is exhausted (or from the start for an empty
+    /// range).
+    source: Option<S>,
+    /// An entry taken from the source that did not fit in the previous run.
+    carried: Option<(Bytes, Bytes)>,
+    /// Set once the scan failed for good; repeated on every later call.
+    poisoned: Option<Failure>,
+}
+
+impl<S: EntrySource> ScanState<S> {
+    pub(crate) fn new(source: Option<S>) -> Self {
+        Self {
+            source,
+            carried: None,
+            poisoned: None,
+        }
+    }
+
+    /// The next run of entries in the codec's entry layout, or `None` once
+    /// the scan is exhausted.
+    pub(crate) async fn next_run(&mut self, limits: RunLimits) -> Outcome<Option<Vec<u8>>> {
+        if let Some(failure) = &self.poisoned {
+            return Err(failure.clone());
+        }
+        let mut out = EntryWriter::with_limit(limits.hard_bytes);
+        if let Some((key, value)) = self.carried.take() {
+            // Into an empty run: `Full` cannot happen, only a refusal of an
+            // entry that no run can hold.
+            if let Err(failure) = out.push(&key, &value) {
+                return Err(self.poison(failure));
+            }
+        }
+        while out.count() < limits.entries && out.len_bytes() < limits.bytes {
+            let Some(source) = self.source.as_mut() else {
+                break;
+            };
+            match source.next_entry().await {
+                Ok(Some((key, value))) => match out.push(&key, &value) {
+                    Ok(Pushed::Added) => {}
+                    Ok(Pushed::Full) => {
+                        // End this run here; the entry opens the next one.
+                        self.carried = Some((key, value));
+                        break;
+                    }
+                    // The entry cannot fit even alone. If the run already
+                    // holds entries, hand them out first and fail on the
+                    // next call; either way nothing after it is ever read.
+                    Err(failure) if out.count() > 0 => {
+                        self.poisoned = Some(failure);
+                        self.source = None;
+                        break;
+                    }
+                    Err(failure) => return Err(self.poison(failure)),
+                },
+                Ok(None) => {
+                    self.source = None;
+                    break;
+                }
+                // Entries already taken in this run would be lost with the
+                // error, so the scan cannot resume after it.
+                Err(failure) => return Err(self.poison(failure)),
+            }
+        }
+        if out.count() == 0 {
+            return Ok(None);
+        }
+        Ok(Some(out.into_bytes()))
+    }
+
+    fn poison(&mut self, failure: Failure) -> Failure {
+        self.source = None;
+        self.carried = None;
+        self.poisoned = Some(failure.clone());
+        failure
+    }
+}
 
 #[no_mangle]
 pub extern "system" fn Java_dev_moraine_store_Native_iterNext<'l>(
@@ -143,27 +256,11 @@ pub extern "system" fn Java_dev_moraine_store_Native_iterNext<'l>(
     guard(&mut env, std::ptr::null_mut(), |env| {
         // SAFETY: a live iterator handle, guarded by Java for the call.
         let scan = unsafe { borrow::<ScanHandle>(handle)? };
-        let mut slot = scan.lock()?;
-        let Some(iter) = slot.as_mut() else {
-            return Ok(std::ptr::null_mut());
-        };
-        let mut out = crate::codec::EntryWriter::new();
-        let exhausted = block_on(async {
-            while out.count() < CHUNK_MAX_ENTRIES && out.len_bytes() < CHUNK_MAX_BYTES {
-                match iter.next().await? {
-                    Some(kv) => out.push(&kv.key, &kv.value)?,
-                    None => return Ok::<bool, Failure>(true),
-                }
-            }
-            Ok(false)
-        })?;
-        if exhausted {
-            *slot = None;
+        let mut state = scan.lock()?;
+        match block_on(state.next_run(RUN_LIMITS))? {
+            Some(run) => java_bytes(env, &run),
+            None => Ok(std::ptr::null_mut()),
         }
-        if out.count() == 0 {
-            return Ok(std::ptr::null_mut());
-        }
-        java_bytes(env, &out.into_bytes())
     })
 }
 
@@ -365,4 +462,122 @@ pub extern "system" fn Java_dev_moraine_store_Native_txnFree<'l>(
         unsafe { free::<TxnHandle>(handle) };
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A source of numbered entries; `value_len[i]` is entry i's value size.
+    /// `fail_at` makes the source fail when entry `fail_at` is asked for.
+    struct Listed {
+        value_lens: Vec<usize>,
+        at: usize,
+        fail_at: Option<usize>,
+    }
+
+    impl EntrySource for Listed {
+        async fn next_entry(&mut self) -> Outcome<Option<(Bytes, Bytes)>> {
+            if self.fail_at == Some(self.at) {
+                return Err(Failure::Unavailable("source failed".to_owned()));
+            }
+            let Some(len) = self.value_lens.get(self.at) else {
+                return Ok(None);
+            };
+            let key = Bytes::from(vec![b'a' + self.at as u8]);
+            self.at += 1;
+            Ok(Some((key, Bytes::from(vec![0u8; *len]))))
+        }
+    }
+
+    fn scan(value_lens: &[usize], fail_at: Option<usize>) -> ScanState<Listed> {
+        ScanState::new(Some(Listed {
+            value_lens: value_lens.to_vec(),
+            at: 0,
+            fail_at,
+        }))
+    }
+
+    /// The keys of one run.
+    fn keys(run: &[u8]) -> Vec<u8> {
+        let mut keys = Vec::new();
+        let mut at = 0;
+        while at < run.len() {
+            let key_len = u32::from_be_bytes(run[at..at + 4].try_into().unwrap()) as usize;
+            keys.push(run[at + 4]);
+            at += 4 + key_len;
+            let value_len = u32::from_be_bytes(run[at..at + 4].try_into().unwrap()) as usize;
+            at += 4 + value_len;
+        }
+        keys
+    }
+
+    fn run_now<S: EntrySource>(
+        state: &mut ScanState<S>,
+        limits: RunLimits,
+    ) -> Outcome<Option<Vec<u8>>> {
+        futures::executor::block_on(state.next_run(limits))
+    }
+
+    /// Each entry is 9 bytes plus its value; at most 40 bytes per run.
+    const SMALL: RunLimits = RunLimits {
+        entries: 100,
+        bytes: 1000,
+        hard_bytes: 40,
+    };
+
+    #[test]
+    fn an_entry_that_does_not_fit_opens_the_next_run() {
+        // 9+5=14, 14, then 9+20=29 does not fit beside 28 bytes.
+        let mut state = scan(&[5, 5, 20, 0], None);
+        assert_eq!(keys(&run_now(&mut state, SMALL).unwrap().unwrap()), b"ab");
+        assert_eq!(keys(&run_now(&mut state, SMALL).unwrap().unwrap()), b"cd");
+        assert!(run_now(&mut state, SMALL).unwrap().is_none());
+        assert!(run_now(&mut state, SMALL).unwrap().is_none());
+    }
+
+    #[test]
+    fn an_entry_too_large_for_any_run_poisons_the_scan() {
+        // "c" needs 9+40 = 49 > 40 bytes: "a" and "b" are still handed out,
+        // then every call fails; "d" is never reached.
+        let mut state = scan(&[5, 5, 40, 0], None);
+        assert_eq!(keys(&run_now(&mut state, SMALL).unwrap().unwrap()), b"ab");
+        for _ in 0..3 {
+            assert!(matches!(run_now(&mut state, SMALL), Err(Failure::Data(_))));
+        }
+    }
+
+    #[test]
+    fn a_first_entry_too_large_fails_at_once_and_stays_failed() {
+        let mut state = scan(&[40, 0], None);
+        for _ in 0..3 {
+            assert!(matches!(run_now(&mut state, SMALL), Err(Failure::Data(_))));
+        }
+    }
+
+    #[test]
+    fn a_source_failure_part_way_poisons_the_scan() {
+        let mut state = scan(&[0, 0, 0, 0], Some(2));
+        for _ in 0..3 {
+            assert!(matches!(
+                run_now(&mut state, SMALL),
+                Err(Failure::Unavailable(_))
+            ));
+        }
+    }
+
+    #[test]
+    fn runs_end_at_the_entry_and_byte_bounds() {
+        let mut state = scan(&[0; 5], None);
+        let two = RunLimits {
+            entries: 2,
+            ..SMALL
+        };
+        assert_eq!(keys(&run_now(&mut state, two).unwrap().unwrap()), b"ab");
+        assert_eq!(keys(&run_now(&mut state, two).unwrap().unwrap()), b"cd");
+        assert_eq!(keys(&run_now(&mut state, two).unwrap().unwrap()), b"e");
+        assert!(run_now(&mut state, two).unwrap().is_none());
+        let mut empty: ScanState<Listed> = ScanState::new(None);
+        assert!(run_now(&mut empty, SMALL).unwrap().is_none());
+    }
 }

@@ -25,6 +25,33 @@ use crate::views::{bytes_of, get_into_java, open_scan, scan_range, SnapshotHandl
 pub(crate) struct Writer {
     db: Db,
     liveness: Liveness,
+    /// How far `dbClose` has got; only ever moves forward. See
+    /// [`await_durable`].
+    closing: watch::Sender<Closing>,
+}
+
+/// The progress of `dbClose`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Closing {
+    /// `dbClose` has not been called.
+    Open,
+    /// `dbClose` is about to call, or is in, `Db::close`.
+    Started,
+    /// `Db::close` has returned (or panicked).
+    Finished,
+}
+
+/// Moves `closing` to `Finished` when dropped: after `Db::close` returned,
+/// and also if it panicked (the boundary catches the panic; without this a
+/// waiter could block forever).
+struct FinishClosing<'a>(&'a watch::Sender<Closing>);
+
+impl Drop for FinishClosing<'_> {
+    fn drop(&mut self) {
+        // `send_replace` stores the value even when no receiver exists; a
+        // waiter that subscribes later sees it at once.
+        self.0.send_replace(Closing::Finished);
+    }
 }
 
 /// Tells whether a database has closed, cheaply (a read of a watch channel,
@@ -189,13 +216,19 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbOpen<'l>(
         }
         let db = block_on(builder.build())?;
         let liveness = Liveness::of(&db);
-        Ok(into_handle(Writer { db, liveness }))
+        let (closing, _) = watch::channel(Closing::Open);
+        Ok(into_handle(Writer {
+            db,
+            liveness,
+            closing,
+        }))
     })
 }
 
 /// Closes the database: flushes what is in memory and stops its background
-/// tasks. Safe to call while other calls are in flight (they then fail with
-/// a closed error). Does not free the handle.
+/// tasks. Safe to call while other calls are in flight: they fail with a
+/// closed error, except that a waiter in `dbAwaitDurable` whose write this
+/// close makes durable returns normally. Does not free the handle.
 #[no_mangle]
 pub extern "system" fn Java_dev_moraine_store_Native_dbClose<'l>(
     mut env: JNIEnv<'l>,
@@ -203,13 +236,23 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbClose<'l>(
     handle: jlong,
 ) {
     guard(&mut env, (), |_env| {
-        let db = &writer(handle)?.db;
-        match block_on(db.close()) {
+        let writer = writer(handle)?;
+        // `Started` is published before `Db::close` can record the clean
+        // close, so a waiter that sees that close also sees `Started` (the
+        // status watch orders the two) and knows the close is this one.
+        writer.closing.send_replace(Closing::Started);
+        // Publishes `Finished` when this scope ends, after `Db::close`
+        // returned (or panicked).
+        let _finished = FinishClosing(&writer.closing);
+        // A fence discovered by the final flush is remembered before
+        // `Finished` is published (`_finished` drops last), so a waiter
+        // reports it.
+        match block_on(writer.db.close()) {
             Ok(()) => Ok(()),
             // Closing twice, or after a fatal error that already closed it,
             // is not a failure of this close.
             Err(e) if matches!(e.kind(), slatedb::ErrorKind::Closed(CloseReason::Clean)) => Ok(()),
-            Err(e) => Err(e.into()),
+            Err(e) => writer.liveness.remember(Err(e.into())),
         }
     })
 }
@@ -314,6 +357,15 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbFlushWal<'l>(
 
 /// Waits until `seqnum` is durable, or the database closes, or the timeout
 /// (negative: none) passes. Returns false only on timeout.
+///
+/// A clean close needs care. SlateDB's `Db::close` records the close reason
+/// *before* its final flush, and that flush may make the awaited write
+/// durable. So a waiter that sees a clean close does not answer at once: it
+/// waits until `dbClose` has finished `Db::close` (`Closing::Finished`),
+/// then looks at the durable sequence number again. Nothing can become
+/// durable after that (the close flushed and stopped every background task),
+/// so the answer is final. A fenced close or one after a fatal error never
+/// flushes, so it is answered at once as before.
 #[no_mangle]
 pub extern "system" fn Java_dev_moraine_store_Native_dbAwaitDurable<'l>(
     mut env: JNIEnv<'l>,
@@ -326,33 +378,14 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbAwaitDurable<'l>(
         // No liveness check: a write that became durable before the store
         // died is still durable, and the wait below reports a close itself.
         let writer = writer(handle)?;
-        let db = &writer.db;
         let target = u64::try_from(seqnum)
             .map_err(|_| Failure::Invalid("sequence number must not be negative".to_owned()))?;
-        let mut status = db.subscribe();
-        let wait = async move {
-            // Wakes on every status change; done once the write is durable
-            // or the database has closed, whichever comes first.
-            let seen = status
-                .wait_for(|s| s.durable_seq >= target || s.close_reason.is_some())
-                .await
-                .map(|s| (s.durable_seq, s.close_reason));
-            match seen {
-                Ok((durable, _)) if durable >= target => Ok(()),
-                Ok((_, Some(CloseReason::Fenced))) => Err(Failure::Fenced(
-                    "the store was fenced before the write became durable".to_owned(),
-                )),
-                _ => Err(Failure::Closed(
-                    "the store closed before the write became durable".to_owned(),
-                )),
-            }
-        };
         let done = writer
             .liveness
             .remember(match optional_millis(timeout_millis) {
-                None => block_on(wait).map(|()| true),
+                None => block_on(await_durable(writer, target)).map(|()| true),
                 Some(timeout) => block_on(async {
-                    match tokio::time::timeout(timeout, wait).await {
+                    match tokio::time::timeout(timeout, await_durable(writer, target)).await {
                         Ok(result) => result.map(|()| true),
                         Err(_elapsed) => Ok(false),
                     }
@@ -360,6 +393,57 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbAwaitDurable<'l>(
             })?;
         Ok(if done { JNI_TRUE } else { JNI_FALSE })
     })
+}
+
+/// The wait of `dbAwaitDurable`, without its timeout.
+async fn await_durable(writer: &Writer, target: u64) -> Outcome<()> {
+    let mut status = writer.db.subscribe();
+    // Wakes on every status change; done once the write is durable or the
+    // database has closed, whichever comes first. `wait_for` looks at the
+    // current value first, so a change made before the subscription is
+    // not missed.
+    let seen = status
+        .wait_for(|s| s.durable_seq >= target || s.close_reason.is_some())
+        .await
+        .map(|s| (s.durable_seq, s.close_reason));
+    let reason = match seen {
+        Ok((durable, _)) if durable >= target => return Ok(()),
+        Ok((_, reason)) => reason,
+        // The sender lives as long as the `Db`, which outlives this call;
+        // treat its loss like a close all the same.
+        Err(_) => None,
+    };
+    if reason == Some(CloseReason::Fenced) {
+        return Err(fenced_before_durable());
+    }
+    // A clean close that `dbClose` started, possibly still flushing. (One
+    // it did not start, which SlateDB should never report, is answered at
+    // once rather than waited for: nothing would ever finish it.)
+    if reason == Some(CloseReason::Clean) && *writer.closing.borrow() >= Closing::Started {
+        // Wait for `Db::close` to return. The state only moves forward and
+        // `wait_for` checks the current value first, so subscribing after
+        // `Finished` was published returns at once. An error would mean
+        // the sender is gone, impossible while this call holds the handle;
+        // the final check below runs either way.
+        let mut closing = writer.closing.subscribe();
+        let _ = closing.wait_for(|c| *c == Closing::Finished).await;
+        // The close has returned: its final flush, if any, is reflected in
+        // the status (SlateDB reports the durable sequence number before
+        // its flush returns).
+        if writer.liveness.durable_seq() >= target {
+            return Ok(());
+        }
+        if writer.liveness.fenced.load(Ordering::Acquire) {
+            return Err(fenced_before_durable());
+        }
+    }
+    Err(Failure::Closed(
+        "the store closed before the write became durable".to_owned(),
+    ))
+}
+
+fn fenced_before_durable() -> Failure {
+    Failure::Fenced("the store was fenced before the write became durable".to_owned())
 }
 
 #[no_mangle]

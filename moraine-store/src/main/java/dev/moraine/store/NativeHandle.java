@@ -1,8 +1,10 @@
 package dev.moraine.store;
 
 import dev.moraine.core.kv.KvClosedException;
+import java.lang.ref.Cleaner;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
@@ -17,34 +19,78 @@ import org.slf4j.LoggerFactory;
  * decrementing. {@link #beginClose()} sets CLOSED and counts the closer as one more call, in one
  * compare-and-set, so exactly one thread wins the close. From then on the count only falls; the
  * thread whose exit brings it to zero with CLOSED set is the last user of the address, and it
- * alone runs the release action (close children, free native memory). That transition happens
- * once, so the native memory is freed exactly once and never while a call still uses it.
+ * alone runs the release action. That transition happens once, and never while a call still uses
+ * the address.
  *
  * <p>A closing thread does not wait for calls in flight: it asks the native side to shut down
  * (which makes blocked calls such as {@code awaitDurable} return with a closed error) and leaves
  * the freeing to whichever thread exits last.
  *
+ * <p><b>Cells: freeing exactly once.</b> The native memory itself is represented by a {@link
+ * Cell}: the address, its free function and a freed flag that a compare-and-set turns on once.
+ * Only {@link Cell#free()} calls the free function, so whichever path gets there first frees, and
+ * every other path finds the flag set and does nothing. There are three such paths for a child:
+ * its own release (after an explicit close, or after the cleaner closed it), and its parent's
+ * release, which frees the cells of the children still registered. Each path may only run when no
+ * call can be using the address:
+ *
+ * <ul>
+ *   <li>A handle's own release runs when its count reaches zero with CLOSED set (above).
+ *   <li>A parent's release runs when the parent's count reaches zero with CLOSED set. Entering a
+ *       child enters the parent first and exits it last, so a child call in flight keeps the
+ *       parent's count above zero: when the parent releases, no call on any descendant is in
+ *       flight, and none can start (entering the parent fails). So the parent may free the child
+ *       cells directly, without touching the children's own counts. A child closed after that
+ *       finds its cell freed.
+ *   <li>The cleaner does not free anything itself: it closes the handle through {@link
+ *       #beginClose()}/{@link #finishClose()}, as an explicit close would, so the ordinary
+ *       protocol decides when the release runs. (An owner can become unreachable while one of its
+ *       calls is still in native code, since the JIT may drop {@code this} once the method no
+ *       longer reads it; the protocol then defers the free to that call's exit.)
+ * </ul>
+ *
+ * Closing a child never uses the child's address (only roots have a native shutdown call), so a
+ * parent freeing the cell while a child closer sits between {@code beginClose} and {@code
+ * finishClose} is harmless.
+ *
  * <p><b>Parents.</b> A handle made from another (an iterator from a snapshot, a transaction from
  * a store) names it as parent: entering the child enters the parent first, so a call on a child
  * fails with {@link KvClosedException} once the parent is closed, and the parent is not released
- * while a child call is in flight. Children register with their parent; when the parent is
- * released it closes the children still open, so nothing leaks.
+ * while a child call is in flight. The parent's registry holds the children's cells, never the
+ * Java objects that own them, so a child its owner forgot is not kept reachable by its parent.
+ *
+ * <p><b>The cleaner.</b> Each child handle registers its owner with a {@link Cleaner}. The
+ * cleaner action holds this handle (its guard and cell), never the owner, and nothing this handle
+ * references leads back to the owner, so the owner can become unreachable. If it does while still
+ * open, the action closes the handle, its release frees the native child, removes the cell from
+ * the parent, and logs a warning. An abandoned transaction would otherwise keep SlateDB tracking
+ * the keys of every later write for conflict checks, and an abandoned snapshot would pin old
+ * versions, until the store closes. Root handles (store, reader, fault injector) are not cleaned:
+ * they must be closed.
  */
 final class NativeHandle {
   private static final Logger LOG = LoggerFactory.getLogger(NativeHandle.class);
 
   private static final long CLOSED = 1L << 62;
 
+  /** One cleaner thread for every child handle in the process. */
+  private static final Cleaner CLEANER = Cleaner.create();
+
+  /** How many native children the cleaner has freed, for tests. */
+  private static final AtomicLong CLEANER_FREES = new AtomicLong();
+
   private final String what;
-  private final long address;
-  private final LongConsumer free;
+  private final Cell cell;
   private final NativeHandle parent;
   /** CLOSED bit | calls in flight (including a closer's own). */
   private final AtomicLong state = new AtomicLong();
-  /** Open children; closed when this handle is released. */
-  private final Set<AutoCloseable> children = ConcurrentHashMap.newKeySet();
-  /** The Java object owning this handle: written once by its constructor, read on release. */
-  private volatile AutoCloseable owner;
+  /**
+   * Set by the cleaner action after it won the close and before it finishes it; read by the
+   * release, which the closer's finishClose happens-before (both go through {@link #state}).
+   */
+  private volatile boolean abandoned;
+  /** The cleaner registration of a child handle; null for roots. */
+  private volatile Cleaner.Cleanable cleanable;
 
   /**
    * @param what a name for messages, e.g. "store" or "iterator"
@@ -57,8 +103,7 @@ final class NativeHandle {
       throw new IllegalArgumentException("null native handle for " + what);
     }
     this.what = what;
-    this.address = address;
-    this.free = free;
+    this.cell = new Cell(what, address, free);
     this.parent = parent;
   }
 
@@ -81,13 +126,15 @@ final class NativeHandle {
         throw new KvClosedException(what + " is closed");
       }
       if (state.compareAndSet(s, s + 1)) {
-        return address;
+        return cell.address;
       }
     }
   }
 
   /** Ends a call started by {@link #enter()}. */
   void exit() {
+    // This handle first, the parent last: the parent's count stays above zero until this
+    // handle's own release (if this exit triggers it) has finished.
     leave();
     if (parent != null) {
       parent.exit();
@@ -119,7 +166,7 @@ final class NativeHandle {
 
   /** The address, for a closer between {@link #beginClose()} and {@link #finishClose()}. */
   long address() {
-    return address;
+    return cell.address;
   }
 
   /** True once this handle or a parent is closed. */
@@ -127,18 +174,19 @@ final class NativeHandle {
     return (state.get() & CLOSED) != 0 || (parent != null && parent.isClosed());
   }
 
-  /**
-   * Registers a child to be closed when this handle is released. Must be called inside a call on
-   * this handle (between {@link #enter()} and {@link #exit()}): the release cannot run before that
-   * call exits, so it is guaranteed to see the child.
-   */
-  private void adopt(AutoCloseable child) {
-    children.add(child);
+  /** Calls in flight on this handle (a closer counts as one), for tests. */
+  long callsInFlight() {
+    return state.get() & ~CLOSED;
   }
 
-  /** Forgets a child that closed itself. */
-  void disown(AutoCloseable child) {
-    children.remove(child);
+  /** True once the native memory behind this handle has been freed, for tests. */
+  boolean isFreed() {
+    return cell.freed.get();
+  }
+
+  /** How many abandoned child handles the cleaner has freed in this process, for tests. */
+  static long cleanerFrees() {
+    return CLEANER_FREES.get();
   }
 
   private void leave() {
@@ -149,37 +197,98 @@ final class NativeHandle {
 
   /** Runs once: on the thread whose exit found the handle closed and idle. */
   private void release() {
-    for (AutoCloseable child : children) {
-      closeQuietly(child);
+    // Frees this handle's children still registered, then its own memory, unless the parent's
+    // release got there first (then this does nothing).
+    boolean freedHere = cell.free();
+    if (parent != null) {
+      parent.cell.children.remove(cell);
     }
-    children.clear();
-    try {
-      free.accept(address);
-    } catch (RuntimeException e) {
-      LOG.warn("freeing native {} failed", what, e);
+    // Drops the cleaner registration so the owner's collection costs nothing later. clean() runs
+    // the action at most once; here it finds the handle closed and does nothing.
+    Cleaner.Cleanable registration = cleanable;
+    if (registration != null) {
+      registration.clean();
     }
-    AutoCloseable self = owner;
-    if (parent != null && self != null) {
-      parent.disown(self);
+    if (freedHere && abandoned) {
+      CLEANER_FREES.incrementAndGet();
+      LOG.warn("{} {} was never closed; freed by the cleaner", article(what), what);
+    }
+  }
+
+  private static String article(String noun) {
+    return !noun.isEmpty() && "aeiou".indexOf(noun.charAt(0)) >= 0 ? "an" : "a";
+  }
+
+  /**
+   * The cleaner action: runs once the owner is unreachable (or from {@link #release()}, when it
+   * is a no-op). Closing through the ordinary protocol makes it safe against a call still in
+   * flight and against an explicit close or a parent release at the same time.
+   */
+  private void closeAbandoned() {
+    if (beginClose()) {
+      abandoned = true;
+      finishClose();
     }
   }
 
   /**
-   * Names the Java object owning this handle and registers it with the parent. Call from the
-   * owner's constructor, inside the parent call that created the handle.
+   * Names the Java object owning this handle. For a child handle, registers its cell with the
+   * parent (to be freed when the parent is released) and the owner with the cleaner. Call from
+   * the owner's constructor, inside the parent call that created the handle: the parent's
+   * release cannot run before that call exits, so it is guaranteed to see the cell.
    */
-  void owner(AutoCloseable owner) {
-    this.owner = owner;
-    if (parent != null) {
-      parent.adopt(owner);
+  void owner(Object owner) {
+    if (parent == null) {
+      return;
     }
+    parent.cell.children.add(cell);
+    // A method reference on this handle: the action must not capture the owner, or the owner
+    // would never become unreachable.
+    cleanable = CLEANER.register(owner, this::closeAbandoned);
   }
 
-  private static void closeQuietly(AutoCloseable child) {
-    try {
-      child.close();
-    } catch (Exception e) {
-      LOG.warn("closing a child handle failed", e);
+  /**
+   * The native memory of one handle: the address, its free function, and a flag that makes
+   * freeing happen once whichever path (own release, parent release) gets there first. Holds no
+   * reference to any Java owner, so a parent registering its children's cells keeps no owner
+   * alive.
+   */
+  private static final class Cell {
+    private final String what;
+    private final long address;
+    private final LongConsumer free;
+    private final AtomicBoolean freed = new AtomicBoolean();
+    /**
+     * Cells of the children made from this handle and not yet freed. Added to only inside a call
+     * on this handle (so never after its release started); removed from by a child's release.
+     */
+    private final Set<Cell> children = ConcurrentHashMap.newKeySet();
+
+    Cell(String what, long address, LongConsumer free) {
+      this.what = what;
+      this.address = address;
+      this.free = free;
+    }
+
+    /**
+     * Frees the children still registered, then this memory; returns true for the one call that
+     * did. Callers guarantee no call is using this address or a descendant's (see the class
+     * comment).
+     */
+    boolean free() {
+      if (!freed.compareAndSet(false, true)) {
+        return false;
+      }
+      for (Cell child : children) {
+        child.free();
+      }
+      children.clear();
+      try {
+        free.accept(address);
+      } catch (RuntimeException e) {
+        LOG.warn("freeing native {} failed", what, e);
+      }
+      return true;
     }
   }
 }

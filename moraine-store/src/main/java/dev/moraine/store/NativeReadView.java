@@ -19,12 +19,14 @@ abstract class NativeReadView implements KvReadView, AutoCloseable {
 
   /**
    * Takes ownership of {@code address}. When {@code parent} is given, call this constructor
-   * inside the parent call that produced the address (see {@link NativeHandle#owner}).
+   * inside the parent call that produced the address (see {@link NativeHandle#owner}); such a
+   * view that is never closed is freed by the cleaner once unreachable.
    */
   NativeReadView(String what, long address, LongConsumer free, NativeHandle parent) {
     this.handle = new NativeHandle(what, address, free, parent);
-    // Publishing `this` to the parent's child set before the subclass constructor finishes is
-    // safe: the parent only calls close() on it, and only after this call has returned.
+    // Registering `this` with the cleaner before the subclass constructor finishes is safe: the
+    // cleaner only tracks its reachability and never calls it; the parent registers only the
+    // handle's native cell.
     handle.owner(this);
   }
 

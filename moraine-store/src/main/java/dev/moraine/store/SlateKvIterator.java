@@ -3,6 +3,7 @@ package dev.moraine.store;
 import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvClosedException;
 import dev.moraine.core.kv.KvIterator;
+import java.lang.ref.Reference;
 import java.util.ArrayDeque;
 import java.util.NoSuchElementException;
 
@@ -28,6 +29,11 @@ final class SlateKvIterator implements KvIterator {
     this.parent = parent;
     this.handle = new NativeHandle("iterator", address, Native::iterFree, parent);
     handle.owner(this);
+  }
+
+  /** The guarded native handle, for tests. */
+  NativeHandle handle() {
+    return handle;
   }
 
   @Override
@@ -69,13 +75,17 @@ final class SlateKvIterator implements KvIterator {
   }
 
   /**
-   * Closes the scan. May be called from another thread (the store closes its open iterators when
-   * it closes), so it touches only the volatile flag and the guarded handle, never the buffer.
+   * Closes the scan. May be called from another thread than the iterating one (a close from
+   * elsewhere is allowed to race), so it touches only the volatile flag and the guarded handle,
+   * never the buffer. A scan left open is freed with its view, or by the cleaner once
+   * unreachable.
    */
   @Override
   public void close() {
     closed = true;
     release();
+    // Keeps this reachable until the close has won, so the cleaner cannot take it for abandoned.
+    Reference.reachabilityFence(this);
   }
 
   private void release() {

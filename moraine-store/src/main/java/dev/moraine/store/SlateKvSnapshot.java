@@ -1,6 +1,7 @@
 package dev.moraine.store;
 
 import dev.moraine.core.kv.KvSnapshot;
+import java.lang.ref.Reference;
 
 /** A frozen view of a SlateDB writer: {@code Db::snapshot}. */
 final class SlateKvSnapshot extends NativeReadView implements KvSnapshot {
@@ -24,5 +25,7 @@ final class SlateKvSnapshot extends NativeReadView implements KvSnapshot {
     if (handle.beginClose()) {
       handle.finishClose();
     }
+    // Keeps this reachable until the close has won, so the cleaner cannot take it for abandoned.
+    Reference.reachabilityFence(this);
   }
 }

@@ -3,6 +3,7 @@ package dev.moraine.store;
 import dev.moraine.core.kv.KvLimits;
 import dev.moraine.core.kv.KvTransaction;
 import dev.moraine.core.kv.WriteReceipt;
+import java.lang.ref.Reference;
 
 /**
  * A snapshot-isolation SlateDB transaction ({@code IsolationLevel::Snapshot}): write-write
@@ -68,5 +69,7 @@ final class SlateKvTransaction extends NativeReadView implements KvTransaction {
     if (handle.beginClose()) {
       handle.finishClose();
     }
+    // Keeps this reachable until the close has won, so the cleaner cannot take it for abandoned.
+    Reference.reachabilityFence(this);
   }
 }

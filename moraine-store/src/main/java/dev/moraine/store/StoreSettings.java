@@ -7,6 +7,8 @@ import java.time.Duration;
  * The SlateDB settings a Moraine store exposes. Start from {@link #defaults()} and change what
  * you need with the {@code with...} methods.
  *
+ * <p>Intervals are at least 1 ms: SlateDB counts them in whole milliseconds.
+ *
  * @param flushInterval how often the writer flushes its write-ahead log by itself; null turns the
  *     flush timer off (the WAL then flushes only on {@code flushWal}, when its buffer fills, and
  *     on close). Default 100 ms, SlateDB's own.
@@ -36,6 +38,8 @@ public record StoreSettings(
     boolean garbageCollector,
     boolean tagSegmentExtractor) {
 
+  private static final Duration ONE_MILLISECOND = Duration.ofMillis(1);
+
   private static final StoreSettings DEFAULTS =
       new StoreSettings(
           Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofSeconds(1), 10, true, true,
@@ -43,11 +47,13 @@ public record StoreSettings(
 
   /** Checks the values. */
   public StoreSettings {
-    if (flushInterval != null && flushInterval.isNegative()) {
-      throw new KvInvalidArgumentException("flush interval must not be negative");
+    // SlateDB takes whole milliseconds: a shorter interval would become a zero-period ticker that
+    // spins a core. A timer that is off is written as null (withFlushTimerOff), never as zero.
+    if (flushInterval != null) {
+      requireAtLeastOneMillisecond(flushInterval, "flush interval");
     }
-    requirePositive(manifestPollInterval, "manifest poll interval");
-    requirePositive(readerPollInterval, "reader poll interval");
+    requireAtLeastOneMillisecond(manifestPollInterval, "manifest poll interval");
+    requireAtLeastOneMillisecond(readerPollInterval, "reader poll interval");
     if (objectStoreMaxRetries != null && objectStoreMaxRetries < 0) {
       throw new KvInvalidArgumentException("max retries must not be negative");
     }
@@ -133,9 +139,9 @@ public record StoreSettings(
     return objectStoreMaxRetries == null ? -1 : objectStoreMaxRetries;
   }
 
-  private static void requirePositive(Duration value, String what) {
-    if (value == null || value.isNegative() || value.isZero()) {
-      throw new KvInvalidArgumentException(what + " must be positive");
+  private static void requireAtLeastOneMillisecond(Duration value, String what) {
+    if (value == null || value.compareTo(ONE_MILLISECOND) < 0) {
+      throw new KvInvalidArgumentException(what + " must be at least 1 ms, got " + value);
     }
   }
 }

@@ -38,12 +38,9 @@ final class WireFormat {
     List<WriteBatch.Op> ops = batch.ops();
     long size = 0;
     for (WriteBatch.Op op : ops) {
-      size += 1 + 4 + op.key().length + (op.isDelete() ? 0 : 4 + op.value().length);
+      size += encodedSize(op.key().length, op.isDelete() ? -1 : op.value().length);
     }
-    if (size > MAX_ARRAY) {
-      throw new KvInvalidArgumentException(
-          "write batch encodes to " + size + " bytes; the limit is " + MAX_ARRAY);
-    }
+    requireEncodable(size);
     ByteBuffer out = ByteBuffer.allocate((int) size);
     for (WriteBatch.Op op : ops) {
       out.put(op.isDelete() ? OP_DELETE : OP_PUT);
@@ -55,6 +52,33 @@ final class WireFormat {
       }
     }
     return out.array();
+  }
+
+  /**
+   * The encoded size of one operation, in long arithmetic: a key and value near {@code
+   * Integer.MAX_VALUE} bytes must not wrap around to a small or negative size that slips past the
+   * limit check.
+   *
+   * @param valueLength the value's length, or -1 for a delete
+   */
+  static long encodedSize(int keyLength, int valueLength) {
+    long size = 1L + 4L + keyLength;
+    if (valueLength >= 0) {
+      size += 4L + valueLength;
+    }
+    return size;
+  }
+
+  /**
+   * Refuses an encoded batch size that does not fit in one Java array.
+   *
+   * @throws KvInvalidArgumentException if it does not
+   */
+  static void requireEncodable(long size) {
+    if (size > MAX_ARRAY) {
+      throw new KvInvalidArgumentException(
+          "write batch encodes to " + size + " bytes; the limit is " + MAX_ARRAY);
+    }
   }
 
   /** Appends the entries of one native run to {@code into}, in order. */

@@ -3,9 +3,11 @@ package dev.moraine.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvInvalidArgumentException;
+import dev.moraine.core.kv.KvLimits;
 import dev.moraine.core.kv.WriteBatch;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -29,6 +31,20 @@ class WireFormatTest {
   void refusesAnEmptyBatch() {
     assertThrows(KvInvalidArgumentException.class, () -> WireFormat.encode(new WriteBatch()));
     assertThrows(KvInvalidArgumentException.class, () -> WireFormat.encode(null));
+  }
+
+  @Test
+  void encodedSizesDoNotOverflow() {
+    assertEquals(1 + 4 + 3, WireFormat.encodedSize(3, -1));
+    assertEquals(1 + 4 + 3 + 4 + 2, WireFormat.encodedSize(3, 2));
+    long huge = WireFormat.encodedSize(KvLimits.MAX_KEY_BYTES, KvLimits.MAX_VALUE_BYTES);
+    assertEquals(1L + 4 + KvLimits.MAX_KEY_BYTES + 4 + KvLimits.MAX_VALUE_BYTES, huge);
+    // A put whose value is as large as a value may be cannot be encoded with its header.
+    long largest = WireFormat.encodedSize(1, KvLimits.MAX_VALUE_BYTES);
+    assertTrue(largest > Integer.MAX_VALUE - 8);
+    assertThrows(KvInvalidArgumentException.class, () -> WireFormat.requireEncodable(largest));
+    assertThrows(KvInvalidArgumentException.class, () -> WireFormat.requireEncodable(huge));
+    WireFormat.requireEncodable(Integer.MAX_VALUE - 8);
   }
 
   @Test

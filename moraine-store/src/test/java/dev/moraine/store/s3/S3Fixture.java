@@ -82,36 +82,43 @@ public final class S3Fixture implements AutoCloseable {
 
   /** Starts the fixture as the system properties say (see the class comment). */
   public static S3Fixture start() {
-    String endpoint = property("endpoint", null);
+    return start(System.getProperties());
+  }
+
+  /**
+   * Starts the fixture as {@code properties} say: the {@code moraine.s3.*} keys of the class
+   * comment.
+   */
+  public static S3Fixture start(Properties properties) {
+    String endpoint = property(properties, "endpoint", null);
     if (endpoint != null && !endpoint.isBlank()) {
-      return external(URI.create(endpoint.trim()));
+      return external(URI.create(endpoint.trim()), properties);
     }
-    return embedded(property("backend", "filesystem"));
+    return embedded(property(properties, "backend", "filesystem"));
   }
 
-  /** True when the S3 tests are pointed at an external endpoint rather than an embedded proxy. */
-  public static boolean externalConfigured() {
-    String endpoint = property("endpoint", null);
-    return endpoint != null && !endpoint.isBlank();
-  }
-
-  private static S3Fixture external(URI endpoint) {
-    String bucket = required("bucket");
-    String accessKey = required("accessKey");
-    String secretKey = required("secretKey");
-    String region = property("region", "us-east-1");
+  private static S3Fixture external(URI endpoint, Properties properties) {
+    String bucket = required(properties, "bucket");
+    String accessKey = required(properties, "accessKey");
+    String secretKey = required(properties, "secretKey");
+    String region = property(properties, "region", "us-east-1");
     boolean allowHttp =
         Boolean.parseBoolean(
-            property("allowHttp", String.valueOf("http".equalsIgnoreCase(endpoint.getScheme()))));
+            property(
+                properties,
+                "allowHttp",
+                String.valueOf("http".equalsIgnoreCase(endpoint.getScheme()))));
+    String prefix = property(properties, "prefix", "moraine-test").replaceAll("^/+|/+$", "");
     S3Location run =
         new S3Location(
-            endpoint,
-            bucket,
-            property("prefix", "moraine-test") + "/" + runName(),
-            region,
-            accessKey,
-            secretKey,
-            allowHttp);
+                endpoint,
+                bucket,
+                prefix.isEmpty() ? "moraine-test" : prefix,
+                region,
+                accessKey,
+                secretKey,
+                allowHttp)
+            .child(runName());
     LOG.info("S3 tests use the external endpoint {}", run);
     return new S3Fixture(run, null, null, null);
   }
@@ -244,12 +251,12 @@ public final class S3Fixture implements AutoCloseable {
         + UUID.randomUUID().toString().substring(0, 8);
   }
 
-  private static String property(String name, String dflt) {
-    return System.getProperty(PROPERTY_PREFIX + name, dflt);
+  private static String property(Properties properties, String name, String dflt) {
+    return properties.getProperty(PROPERTY_PREFIX + name, dflt);
   }
 
-  private static String required(String name) {
-    String v = property(name, null);
+  private static String required(Properties properties, String name) {
+    String v = property(properties, name, null);
     if (v == null || v.isBlank()) {
       throw new IllegalStateException(
           "-D"

@@ -1,0 +1,52 @@
+package dev.moraine.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.moraine.core.kv.KvInvalidArgumentException;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Validation of the settings, without native code. */
+class StoreSettingsTest {
+
+  @Test
+  void intervalsBelowOneMillisecondAreRefused() {
+    StoreSettings defaults = StoreSettings.defaults();
+    for (Duration tooShort :
+        new Duration[] {
+          Duration.ZERO, Duration.ofNanos(1), Duration.ofNanos(999_999), Duration.ofMillis(-1)
+        }) {
+      assertThrows(
+          KvInvalidArgumentException.class,
+          () -> defaults.withFlushInterval(tooShort),
+          "flush interval " + tooShort);
+      assertThrows(
+          KvInvalidArgumentException.class,
+          () -> defaults.withManifestPollInterval(tooShort),
+          "manifest poll interval " + tooShort);
+      assertThrows(
+          KvInvalidArgumentException.class,
+          () -> defaults.withReaderPollInterval(tooShort),
+          "reader poll interval " + tooShort);
+    }
+    assertThrows(KvInvalidArgumentException.class, () -> defaults.withManifestPollInterval(null));
+    assertThrows(KvInvalidArgumentException.class, () -> defaults.withFlushInterval(null));
+  }
+
+  @Test
+  void oneMillisecondAndAnOffTimerAreAccepted() {
+    StoreSettings settings =
+        StoreSettings.defaults()
+            .withFlushInterval(Duration.ofMillis(1))
+            .withManifestPollInterval(Duration.ofMillis(1))
+            .withReaderPollInterval(Duration.ofNanos(1_500_000));
+    assertEquals(1, StoreSettings.millisOrNone(settings.flushInterval()));
+    assertEquals(1, StoreSettings.millisOrNone(settings.manifestPollInterval()));
+    assertEquals(1, StoreSettings.millisOrNone(settings.readerPollInterval()));
+    StoreSettings off = settings.withFlushTimerOff();
+    assertNull(off.flushInterval());
+    assertEquals(-1, StoreSettings.millisOrNone(off.flushInterval()));
+  }
+}
