@@ -1,9 +1,10 @@
 //! A fault-injecting object store for tests.
 //!
 //! [`FaultyStore`] wraps any object store and consults a shared
-//! [`FaultInjector`] on every PUT and GET: it can fail the next N of them
-//! (optionally only those whose path contains a fragment such as `/wal/` or
-//! `/manifest/`), delay them, hold PUTs until released, and it counts the
+//! [`FaultInjector`] on every PUT and GET: it can let N of them through and
+//! fail the next M (optionally only those whose path contains a fragment such
+//! as `/wal/` or `/manifest/`), fail a PUT after applying it (a lost
+//! response), delay them, hold PUTs until released, and it counts the
 //! ones that succeeded, by path. SlateDB wraps whatever store it is given in
 //! its own retry layer, so a store below it sees every retry: to make an
 //! operation fail for SlateDB, fail more attempts than its configured
@@ -33,22 +34,40 @@ use tokio::sync::watch;
 use crate::boundary::{guard, jni_failure, Failure, Outcome};
 use crate::handle::{borrow, free, into_handle};
 
-/// Failures still to inject for one kind of operation.
+/// Failures still to inject for one kind of operation: let `skip` matching
+/// operations through, then fail the next `remaining` matching ones.
 #[derive(Default)]
 struct FailRule {
+    skip: u64,
     remaining: u64,
     fragment: Option<String>,
+    /// The first failure is injected only after the inner store applied the
+    /// operation: the caller is told it failed although it took effect (a
+    /// lost response). The failures after it happen before the store, so the
+    /// caller's retries of that PUT fail too. Used for PUTs, to produce
+    /// writes whose outcome the writer cannot know.
+    after_applying: bool,
 }
 
 impl FailRule {
-    /// Consumes one failure if the rule applies to `path`.
+    /// Consumes one operation on `path` and says whether it must fail.
     fn take(&mut self, path: &str) -> bool {
-        if self.remaining > 0 && matches(&self.fragment, path) {
-            self.remaining -= 1;
-            true
-        } else {
-            false
+        if self.remaining == 0 || !matches(&self.fragment, path) {
+            return false;
         }
+        if self.skip > 0 {
+            self.skip -= 1;
+            return false;
+        }
+        self.remaining -= 1;
+        true
+    }
+
+    /// Whether the failure just taken must be applied before it is reported:
+    /// only the first of a rule's failures is, so that the writer's retries
+    /// of a lost response fail too.
+    fn applies_taken(&mut self) -> bool {
+        std::mem::take(&mut self.after_applying)
     }
 }
 
@@ -106,16 +125,18 @@ impl FaultInjector {
         self.hold.send_replace(false);
     }
 
-    /// What a PUT to `path` must do before reaching the inner store.
-    async fn before_put(&self, path: &str) -> OsResult<()> {
-        let (fail, latency, held) = {
+    /// What a PUT to `path` must do before reaching the inner store. Returns
+    /// `Ok(true)` when the PUT must be applied and then reported as failed.
+    async fn before_put(&self, path: &str) -> OsResult<bool> {
+        let (fail, after_applying, latency, held) = {
             let mut state = self.state();
             let fail = state.fail_puts.take(path);
+            let after_applying = fail && state.fail_puts.applies_taken();
             if fail {
                 state.injected_put_failures += 1;
             }
             let held = *self.hold.borrow() && matches(&state.hold_fragment, path);
-            (fail, state.put_latency, held)
+            (fail, after_applying, state.put_latency, held)
         };
         if held {
             let mut rx = self.hold.subscribe();
@@ -126,10 +147,10 @@ impl FaultInjector {
         if !latency.is_zero() {
             tokio::time::sleep(latency).await;
         }
-        if fail {
+        if fail && !after_applying {
             return Err(injected("PUT", path));
         }
-        Ok(())
+        Ok(fail)
     }
 
     async fn before_get(&self, path: &str) -> OsResult<()> {
@@ -170,11 +191,24 @@ fn injected(op: &str, path: &str) -> slatedb::object_store::Error {
 pub(crate) struct FaultyStore {
     inner: Arc<dyn ObjectStore>,
     injector: Arc<FaultInjector>,
+    /// False when `inner` refuses PUTs with attributes (the local file
+    /// system). The attributes are then dropped here, as SlateDB's own
+    /// fallback would after a refusal, so that the refused attempt does not
+    /// consume a rule meant for the PUT.
+    inner_keeps_attributes: bool,
 }
 
 impl FaultyStore {
-    pub(crate) fn new(inner: Arc<dyn ObjectStore>, injector: Arc<FaultInjector>) -> Self {
-        Self { inner, injector }
+    pub(crate) fn new(
+        inner: Arc<dyn ObjectStore>,
+        injector: Arc<FaultInjector>,
+        inner_keeps_attributes: bool,
+    ) -> Self {
+        Self {
+            inner,
+            injector,
+            inner_keeps_attributes,
+        }
     }
 }
 
@@ -196,13 +230,19 @@ impl ObjectStore for FaultyStore {
         &self,
         location: &Path,
         payload: PutPayload,
-        opts: PutOptions,
+        mut opts: PutOptions,
     ) -> OsResult<PutResult> {
+        if !self.inner_keeps_attributes {
+            opts.attributes = Default::default();
+        }
         let path = location.as_ref();
-        self.injector.before_put(path).await?;
+        let fail_after_applying = self.injector.before_put(path).await?;
         let result = self.inner.put_opts(location, payload, opts).await;
         if result.is_ok() {
             self.injector.record_put(path);
+            if fail_after_applying {
+                return Err(injected("PUT (applied)", path));
+            }
         }
         result
     }
@@ -328,15 +368,19 @@ pub extern "system" fn Java_dev_moraine_store_Native_faultFailPuts<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     handle: jlong,
+    skip: jlong,
     times: jlong,
     path_fragment: JString<'l>,
+    after_applying: jni::sys::jboolean,
 ) {
     guard(&mut env, (), |env| {
         let fragment = fragment(env, &path_fragment)?;
-        let remaining = count(times)?;
+        let (skip, remaining) = (count(skip)?, count(times)?);
         injector(handle)?.state().fail_puts = FailRule {
+            skip,
             remaining,
             fragment,
+            after_applying: after_applying != 0,
         };
         Ok(())
     })
@@ -347,15 +391,18 @@ pub extern "system" fn Java_dev_moraine_store_Native_faultFailGets<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     handle: jlong,
+    skip: jlong,
     times: jlong,
     path_fragment: JString<'l>,
 ) {
     guard(&mut env, (), |env| {
         let fragment = fragment(env, &path_fragment)?;
-        let remaining = count(times)?;
+        let (skip, remaining) = (count(skip)?, count(times)?);
         injector(handle)?.state().fail_gets = FailRule {
+            skip,
             remaining,
             fragment,
+            after_applying: false,
         };
         Ok(())
     })
@@ -456,11 +503,27 @@ mod tests {
         let mut rule = FailRule {
             remaining: 2,
             fragment: Some("/wal/".to_owned()),
+            ..FailRule::default()
         };
         assert!(!rule.take("db/manifest/1.manifest"));
         assert!(matches(&Some("/wal/".to_owned()), "wal/2.sst"));
         assert!(rule.take("db/wal/1.sst"));
         assert!(rule.take("db/wal/2.sst"));
         assert!(!rule.take("db/wal/3.sst"));
+    }
+
+    #[test]
+    fn fail_rule_lets_skipped_operations_through_first() {
+        let mut rule = FailRule {
+            skip: 2,
+            remaining: 1,
+            fragment: Some("/wal/".to_owned()),
+            ..FailRule::default()
+        };
+        assert!(!rule.take("db/manifest/1.manifest"));
+        assert!(!rule.take("db/wal/1.sst"));
+        assert!(!rule.take("db/wal/2.sst"));
+        assert!(rule.take("db/wal/3.sst"));
+        assert!(!rule.take("db/wal/4.sst"));
     }
 }

@@ -31,6 +31,12 @@ pub(crate) struct StoreRef {
     /// garbage collector advances its boundary files with it; a store
     /// without it (the local file system) gets boundary files turned off.
     pub(crate) conditional_update: bool,
+    /// Whether the store keeps object attributes (content type and the
+    /// like). The local file system refuses a PUT that carries any, and
+    /// SlateDB then repeats the PUT without them; the fault-injecting
+    /// wrapper drops them up front instead, so that each logical PUT reaches
+    /// its rules once.
+    pub(crate) keeps_attributes: bool,
 }
 
 /// Named in-memory stores of this process. A store lives here, shared by
@@ -81,6 +87,7 @@ pub extern "system" fn Java_dev_moraine_store_Native_storeMemory<'l>(
         Ok(into_handle(StoreRef {
             store,
             conditional_update: true,
+            keeps_attributes: true,
         }))
     })
 }
@@ -114,6 +121,7 @@ pub extern "system" fn Java_dev_moraine_store_Native_storeLocal<'l>(
         Ok(into_handle(StoreRef {
             store: Arc::new(store),
             conditional_update: false,
+            keeps_attributes: false,
         }))
     })
 }
@@ -175,6 +183,7 @@ pub extern "system" fn Java_dev_moraine_store_Native_storeS3<'l>(
         Ok(into_handle(StoreRef {
             store,
             conditional_update: true,
+            keeps_attributes: true,
         }))
     })
 }
@@ -191,8 +200,13 @@ pub extern "system" fn Java_dev_moraine_store_Native_storeFaulty<'l>(
         let inner = unsafe { borrow::<StoreRef>(inner)? };
         let injector = unsafe { borrow::<Arc<FaultInjector>>(injector)? };
         Ok(into_handle(StoreRef {
-            store: Arc::new(FaultyStore::new(inner.store.clone(), injector.clone())),
+            store: Arc::new(FaultyStore::new(
+                inner.store.clone(),
+                injector.clone(),
+                inner.keeps_attributes,
+            )),
             conditional_update: inner.conditional_update,
+            keeps_attributes: true,
         }))
     })
 }

@@ -4,8 +4,9 @@ import dev.moraine.core.kv.KvInvalidArgumentException;
 import java.time.Duration;
 
 /**
- * Injects faults into the object store of a {@link ObjectStoreSpec.Faulty} spec, for tests: fail
- * the next N PUTs or GETs, delay them, hold PUTs until released, and count the PUTs and GETs that
+ * Injects faults into the object store of a {@link ObjectStoreSpec.Faulty} spec, for tests: let N
+ * PUTs or GETs through and fail the next M, fail a PUT after the object store applied it, delay
+ * them, hold PUTs until released, and count the PUTs and GETs that
  * reached the object store, optionally only those whose path contains a fragment.
  *
  * <p>Paths are matched as if they began with {@code /}, so the fragments {@link #WAL}, {@link
@@ -46,15 +47,30 @@ public final class FaultInjector implements AutoCloseable {
 
   /** Makes the next {@code times} PUTs fail (replacing any earlier PUT rule). */
   public void failNextPuts(long times) {
-    failNextPuts(times, null);
+    failPuts(0, times, null, false);
   }
 
   /** Makes the next {@code times} PUTs whose path contains {@code pathFragment} fail. */
   public void failNextPuts(long times, String pathFragment) {
+    failPuts(0, times, pathFragment, false);
+  }
+
+  /**
+   * Lets {@code skip} PUTs whose path contains {@code pathFragment} (null for any) through, then
+   * makes the next {@code times} of them fail. Replaces any earlier PUT rule.
+   *
+   * @param afterApplying false: every failing PUT fails before it reaches the object store;
+   *     true: the first failing PUT is applied by the object store and then reported as failed (a
+   *     lost response), and the rest fail before reaching it, so retries of the lost PUT fail
+   *     too. With more failures than the store's retries, the writer cannot know whether its
+   *     write landed.
+   */
+  public void failPuts(long skip, long times, String pathFragment, boolean afterApplying) {
+    requireCount(skip);
     requireCount(times);
     long address = handle.enter();
     try {
-      Native.faultFailPuts(address, times, pathFragment);
+      Native.faultFailPuts(address, skip, times, pathFragment, afterApplying);
     } finally {
       handle.exit();
     }
@@ -62,15 +78,24 @@ public final class FaultInjector implements AutoCloseable {
 
   /** Makes the next {@code times} GETs fail (replacing any earlier GET rule). */
   public void failNextGets(long times) {
-    failNextGets(times, null);
+    failGets(0, times, null);
   }
 
   /** Makes the next {@code times} GETs whose path contains {@code pathFragment} fail. */
   public void failNextGets(long times, String pathFragment) {
+    failGets(0, times, pathFragment);
+  }
+
+  /**
+   * Lets {@code skip} GETs whose path contains {@code pathFragment} (null for any) through, then
+   * makes the next {@code times} of them fail. Replaces any earlier GET rule.
+   */
+  public void failGets(long skip, long times, String pathFragment) {
+    requireCount(skip);
     requireCount(times);
     long address = handle.enter();
     try {
-      Native.faultFailGets(address, times, pathFragment);
+      Native.faultFailGets(address, skip, times, pathFragment);
     } finally {
       handle.exit();
     }

@@ -126,9 +126,10 @@ final class Native {
 
   static native void faultFree(long injector);
 
-  static native void faultFailPuts(long injector, long times, String pathFragment);
+  static native void faultFailPuts(
+      long injector, long skip, long times, String pathFragment, boolean afterApplying);
 
-  static native void faultFailGets(long injector, long times, String pathFragment);
+  static native void faultFailGets(long injector, long skip, long times, String pathFragment);
 
   static native void faultLatency(long injector, long putMillis, long getMillis);
 

@@ -973,6 +973,65 @@ public abstract class KvStoreContractTest {
   }
 
   @Test
+  void aPutRuleLetsItsSkippedPutsThroughFirst() {
+    FaultInjector injector = injector();
+    StoreSettings quiet = settings().withCompactor(false).withGarbageCollector(false);
+    KvStore store = track(faultyProvider(injector, quiet).openWriter());
+    injector.failPuts(2, 1_000, FaultInjector.WAL, false);
+    putDurably(store, "first", "1");
+    putDurably(store, "second", "2");
+    put(store, "third", "3");
+    assertThrows(KvUnavailableException.class, store::flushWal);
+    injector.reset();
+    store.close();
+    KvStore reopened = openWriter();
+    assertEquals("1", s(reopened.get(b("first"))));
+    assertEquals("2", s(reopened.get(b("second"))));
+    assertNull(reopened.get(b("third")));
+  }
+
+  @Test
+  void aLostWalResponseLeavesTheWriteDurable() {
+    FaultInjector injector = injector();
+    StoreSettings quiet = settings().withCompactor(false).withGarbageCollector(false);
+    KvStore store = track(faultyProvider(injector, quiet).openWriter());
+    injector.failPuts(0, 1, FaultInjector.WAL, true);
+    WriteReceipt receipt = put(store, "retried", "x");
+    // SlateDB repeats the PUT as create-if-absent and finds the object there. Some stores let it
+    // recognise the object as its own (the flush succeeds); on others it takes the object for a
+    // newer writer's and reports a fence. Either way the write is durable: a fence reported
+    // after submission does not prove the write was lost.
+    try {
+      store.flushWal();
+      store.awaitDurable(receipt);
+    } catch (KvFencedException fenceAfterLostResponse) {
+      // Accepted; what matters is what the store holds.
+    }
+    assertEquals(1, injector.injectedPutFailures());
+    store.close();
+    assertEquals("x", s(openWriter().get(b("retried"))));
+  }
+
+  @Test
+  void aWalPutWhoseResponseIsLostIsReportedAsAFailureYetLands() {
+    FaultInjector injector = injector();
+    StoreSettings quiet = settings().withCompactor(false).withGarbageCollector(false);
+    KvStore store = track(faultyProvider(injector, quiet).openWriter());
+    putDurably(store, "before", "1");
+    injector.failPuts(0, 1_000, FaultInjector.WAL, true);
+    WriteReceipt receipt = put(store, "unknown", "x");
+    // The writer is never told the write is durable...
+    assertThrows(KvException.class, store::flushWal);
+    assertThrows(KvException.class, () -> store.awaitDurable(receipt, Duration.ofSeconds(10)));
+    injector.reset();
+    store.close();
+    // ...although the object store holds it: the outcome was unknown to the writer, not negative.
+    KvStore reopened = openWriter();
+    assertEquals("1", s(reopened.get(b("before"))));
+    assertEquals("x", s(reopened.get(b("unknown"))));
+  }
+
+  @Test
   void oneWalPutPerExplicitFlush() {
     FaultInjector injector = injector();
     StoreSettings quiet = settings().withCompactor(false).withGarbageCollector(false);

@@ -43,7 +43,9 @@ public interface KvStore extends KvReadView, AutoCloseable {
    * Flushes the write-ahead log: when this returns, every write applied before the call is
    * durable.
    *
-   * @throws KvFencedException if a newer writer exists; the unflushed writes are lost
+   * @throws KvFencedException if a newer writer exists, or the store took an object it wrote
+   *     itself, whose response was lost, for a newer writer's; the unflushed writes are lost or,
+   *     in the second case, durable: a fence reported here does not prove a write was lost
    * @throws KvUnavailableException if the object store failed beyond its retries; the writes may
    *     or may not be durable. The handle is then closed (every later call throws {@link
    *     KvClosedException}): open a new writer and reconcile against what it reads.
