@@ -1,0 +1,121 @@
+package dev.moraine.bench;
+
+import dev.moraine.core.kv.KvStore;
+import dev.moraine.store.ObjectStoreSpec;
+import dev.moraine.store.SlateStoreProvider;
+import dev.moraine.store.StoreConfig;
+import dev.moraine.store.StoreSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.UUID;
+
+/**
+ * A writer opened on a fresh, empty object store for one benchmark trial, and what it takes to
+ * remove it again. The flush timer is off, so durability comes only from explicit WAL flushes;
+ * every other setting is the store's default.
+ */
+final class BenchStore implements AutoCloseable {
+
+  /** The object stores the benchmarks compare. */
+  enum Kind {
+    /** A named in-memory object store in this process. */
+    MEMORY,
+    /** A directory under the system temp directory. */
+    LOCAL;
+
+    static Kind parse(String name) {
+      return switch (name) {
+        case "memory" -> MEMORY;
+        case "local" -> LOCAL;
+        default -> throw new IllegalArgumentException("unknown object store " + name);
+      };
+    }
+  }
+
+  private final KvStore store;
+  private final String memoryName;
+  private final Path directory;
+
+  private BenchStore(KvStore store, String memoryName, Path directory) {
+    this.store = store;
+    this.memoryName = memoryName;
+    this.directory = directory;
+  }
+
+  /** Opens a writer on a new empty store of {@code kind}. */
+  static BenchStore open(Kind kind) {
+    StoreSettings settings = StoreSettings.defaults().withFlushTimerOff();
+    switch (kind) {
+      case MEMORY -> {
+        String name = "bench-" + UUID.randomUUID();
+        ObjectStoreSpec spec = ObjectStoreSpec.inMemory(name);
+        KvStore store =
+            new SlateStoreProvider(StoreConfig.of(spec, "bench").withSettings(settings))
+                .openWriter();
+        return new BenchStore(store, name, null);
+      }
+      case LOCAL -> {
+        Path dir;
+        try {
+          dir = Files.createTempDirectory("moraine-bench-");
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+        ObjectStoreSpec spec = ObjectStoreSpec.localDirectory(dir);
+        KvStore store =
+            new SlateStoreProvider(StoreConfig.of(spec, "bench").withSettings(settings))
+                .openWriter();
+        return new BenchStore(store, null, dir);
+      }
+      default -> throw new IllegalArgumentException(kind.toString());
+    }
+  }
+
+  /** The writer. */
+  KvStore store() {
+    return store;
+  }
+
+  /** Closes the writer and removes the store's objects. */
+  @Override
+  public void close() {
+    try {
+      store.close();
+    } finally {
+      if (memoryName != null) {
+        ObjectStoreSpec.dropInMemory(memoryName);
+      }
+      if (directory != null) {
+        deleteTree(directory);
+      }
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    try {
+      Files.walkFileTree(
+          dir,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+                throws IOException {
+              Files.deleteIfExists(file);
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+              Files.deleteIfExists(d);
+              return FileVisitResult.CONTINUE;
+            }
+          });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
