@@ -705,7 +705,18 @@ public abstract class KvStoreContractTest {
     KvStore first = openWriter();
     putDurably(first, "k", "1");
     openWriter();
-    Thread.sleep(settings().manifestPollInterval().toMillis() * 5);
+    // No flush from here on: only the first writer's own manifest poll can tell it. Its writes
+    // are accepted in memory until then, and refused from then on.
+    eventually(
+        "the idle writer notices the fence",
+        () -> {
+          try {
+            put(first, "x", "y");
+            return false;
+          } catch (KvFencedException fenced) {
+            return true;
+          }
+        });
     assertThrows(KvFencedException.class, () -> put(first, "x", "y"));
   }
 
