@@ -1058,6 +1058,17 @@ public abstract class KvStoreContractTest {
     // A flush with nothing to write puts nothing.
     store.flushWal();
     assertEquals(flushes, injector.putCount(FaultInjector.WAL) - before);
+    // A committed transaction costs the same single WAL object as a plain write.
+    for (int i = 0; i < flushes; i++) {
+      WriteReceipt receipt;
+      try (KvTransaction txn = store.begin()) {
+        txn.put(b("t" + i), b("v"));
+        receipt = txn.commit();
+      }
+      store.flushWal();
+      store.awaitDurable(receipt);
+    }
+    assertEquals(2 * flushes, injector.putCount(FaultInjector.WAL) - before);
     assertTrue(injector.getCount() > 0, "opening the store read its manifest");
   }
 
