@@ -329,6 +329,22 @@ fn count(value: jlong) -> Outcome<u64> {
     u64::try_from(value).map_err(|_| Failure::Invalid("count must not be negative".to_owned()))
 }
 
+/// A rule from the arguments Java passes for it, checked.
+fn fail_rule(
+    env: &mut JNIEnv,
+    skip: jlong,
+    times: jlong,
+    path_fragment: &JString,
+    after_applying: bool,
+) -> Outcome<FailRule> {
+    Ok(FailRule {
+        skip: count(skip)?,
+        remaining: count(times)?,
+        fragment: fragment(env, path_fragment)?,
+        after_applying,
+    })
+}
+
 fn millis(value: jlong) -> Outcome<Duration> {
     Ok(Duration::from_millis(count(value)?))
 }
@@ -374,14 +390,8 @@ pub extern "system" fn Java_dev_moraine_store_Native_faultFailPuts<'l>(
     after_applying: jni::sys::jboolean,
 ) {
     guard(&mut env, (), |env| {
-        let fragment = fragment(env, &path_fragment)?;
-        let (skip, remaining) = (count(skip)?, count(times)?);
-        injector(handle)?.state().fail_puts = FailRule {
-            skip,
-            remaining,
-            fragment,
-            after_applying: after_applying != 0,
-        };
+        let rule = fail_rule(env, skip, times, &path_fragment, after_applying != 0)?;
+        injector(handle)?.state().fail_puts = rule;
         Ok(())
     })
 }
@@ -396,14 +406,8 @@ pub extern "system" fn Java_dev_moraine_store_Native_faultFailGets<'l>(
     path_fragment: JString<'l>,
 ) {
     guard(&mut env, (), |env| {
-        let fragment = fragment(env, &path_fragment)?;
-        let (skip, remaining) = (count(skip)?, count(times)?);
-        injector(handle)?.state().fail_gets = FailRule {
-            skip,
-            remaining,
-            fragment,
-            after_applying: false,
-        };
+        let rule = fail_rule(env, skip, times, &path_fragment, false)?;
+        injector(handle)?.state().fail_gets = rule;
         Ok(())
     })
 }
