@@ -20,16 +20,15 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Single-threaded latency of the store binding's basic operations, on an in-memory and on a
- * local-directory object store, all in microseconds per operation so the figures compare
- * directly:
+ * local-directory object store, all in microseconds per operation so the figures compare directly:
  *
  * <ul>
  *   <li>{@link #nativeCallFloor}: the cheapest call into the native library (reading the durable
  *       sequence number): the JNI crossing with next to no work behind it.
  *   <li>{@link #get}: a small point read of a key in the memtable.
  *   <li>{@link #put}: a small one-key write, returning once applied, not waiting for durability.
- *   <li>{@link #durablePut}: the same write, then an explicit WAL flush, then waiting for the
- *       write to be durable (the flush timer is off, so nothing else flushes).
+ *   <li>{@link #durablePut}: the same write, then an explicit WAL flush, then waiting for the write
+ *       to be durable (the flush timer is off, so nothing else flushes).
  *   <li>{@link #txnCommit}: begin a transaction, buffer one small put, commit (applied, not
  *       durable).
  *   <li>{@link #durableTxnCommit}: the same commit made durable with an explicit WAL flush: what

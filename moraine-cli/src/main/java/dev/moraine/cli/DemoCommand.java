@@ -38,8 +38,9 @@ final class DemoCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     out = spec.commandLine().getOut();
-    out.printf("Moraine store demo in %s (store path '%s')%n", store.directory.toAbsolutePath(),
-        store.storePath);
+    out.printf(
+        "Moraine store demo in %s (store path '%s')%n",
+        store.directory.toAbsolutePath(), store.storePath);
     SlateStoreProvider provider = new SlateStoreProvider(store.config());
     String run = Long.toString(System.currentTimeMillis());
 
@@ -68,11 +69,13 @@ final class DemoCommand implements Callable<Integer> {
       step("4. readers");
       try (KvReader pinned = provider.openReader(ReaderMode.pinned(checkpoint))) {
         check(pinned.get(key("demo/" + run + "/a")) != null, "the pinned reader sees the batch");
-        check(pinned.get(key("demo/" + run + "/later")) == null,
+        check(
+            pinned.get(key("demo/" + run + "/later")) == null,
             "the pinned reader does not see the write after its checkpoint");
       }
       try (KvReader latest = provider.openReader(ReaderMode.followLatest())) {
-        check(latest.get(key("demo/" + run + "/later")) != null,
+        check(
+            latest.get(key("demo/" + run + "/later")) != null,
             "a latest-following reader sees the durable later write");
       }
     }
@@ -80,7 +83,8 @@ final class DemoCommand implements Callable<Integer> {
     step("5. reopen");
     try (KvStore reopened = provider.openWriter()) {
       byte[] value = reopened.get(key("demo/" + run + "/c"));
-      check(value != null && new String(value, StandardCharsets.UTF_8).equals("gamma"),
+      check(
+          value != null && new String(value, StandardCharsets.UTF_8).equals("gamma"),
           "a durable write survives close and reopen");
 
       step("6. fencing");
@@ -92,8 +96,7 @@ final class DemoCommand implements Callable<Integer> {
         } catch (KvFencedException expected) {
           check(true, "opening a second writer fences the first: " + expected.getMessage());
         }
-        check(newer.get(key("demo/" + run + "/fenced")) == null,
-            "the fenced writer wrote nothing");
+        check(newer.get(key("demo/" + run + "/fenced")) == null, "the fenced writer wrote nothing");
       }
     } catch (KvFencedException closedFenced) {
       // Closing a fenced writer reports the fence again; that is expected here.
@@ -119,7 +122,8 @@ final class DemoCommand implements Callable<Integer> {
       }
     }
     byte[] value = writer.get(contested);
-    check(value != null && new String(value, StandardCharsets.UTF_8).equals("first"),
+    check(
+        value != null && new String(value, StandardCharsets.UTF_8).equals("first"),
         "the loser wrote nothing");
   }
 

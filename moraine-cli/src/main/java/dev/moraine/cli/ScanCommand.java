@@ -11,9 +11,9 @@ import java.util.HexFormat;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** Lists the keys of a store through a read-only reader: it never writes and never fences. */
 @Command(name = "scan", description = "List the keys of a lake's store, read-only.")
@@ -24,7 +24,9 @@ final class ScanCommand implements Callable<Integer> {
   @Option(names = "--prefix", description = "Only keys starting with these hex bytes.")
   String prefixHex;
 
-  @Option(names = "--limit", description = "At most this many keys (default: ${DEFAULT-VALUE}).",
+  @Option(
+      names = "--limit",
+      description = "At most this many keys (default: ${DEFAULT-VALUE}).",
       defaultValue = "1000")
   int limit;
 
@@ -39,12 +41,13 @@ final class ScanCommand implements Callable<Integer> {
             ? KeyRange.all()
             : KeyRange.prefix(hex.parseHex(prefixHex));
     int shown = 0;
-    try (KvReader reader = new SlateStoreProvider(store.config()).openReader(ReaderMode.followLatest());
+    try (KvReader reader =
+            new SlateStoreProvider(store.config()).openReader(ReaderMode.followLatest());
         KvIterator it = reader.scan(range)) {
       while (it.hasNext() && shown < limit) {
         KeyValue kv = it.next();
-        out.printf("%s\t%s\t%d bytes%n", hex.formatHex(kv.key()), printable(kv.key()),
-            kv.value().length);
+        out.printf(
+            "%s\t%s\t%d bytes%n", hex.formatHex(kv.key()), printable(kv.key()), kv.value().length);
         shown++;
       }
     }

@@ -6,8 +6,8 @@ import java.time.Duration;
 /**
  * Injects faults into the object store of a {@link ObjectStoreSpec.Faulty} spec, for tests: let N
  * PUTs or GETs through and fail the next M, fail a PUT after the object store applied it, delay
- * them, hold PUTs until released, and count the PUTs and GETs that
- * reached the object store, optionally only those whose path contains a fragment.
+ * them, hold PUTs until released, and count the PUTs and GETs that reached the object store,
+ * optionally only those whose path contains a fragment.
  *
  * <p>Paths are matched as if they began with {@code /}, so the fragments {@link #WAL}, {@link
  * #MANIFEST} and {@link #COMPACTED} select SlateDB's write-ahead log, manifest and compacted SST
@@ -15,9 +15,9 @@ import java.time.Duration;
  *
  * <p>SlateDB retries failed object-store operations up to the configured {@link
  * StoreSettings#objectStoreMaxRetries()} times, and every retry reaches this injector: to make one
- * SlateDB operation fail, fail more attempts than that. Counts include only attempts the
- * underlying store completed successfully. Listing, deleting, copying and multipart uploads pass
- * through uncounted.
+ * SlateDB operation fail, fail more attempts than that. Counts include only attempts the underlying
+ * store completed successfully. Listing, deleting, copying and multipart uploads pass through
+ * uncounted.
  *
  * <p>One injector may serve several stores; it stays in effect for as long as they are open.
  * Thread-safe. {@link #close()} releases held PUTs and frees the native object.
@@ -59,11 +59,10 @@ public final class FaultInjector implements AutoCloseable {
    * Lets {@code skip} PUTs whose path contains {@code pathFragment} (null for any) through, then
    * makes the next {@code times} of them fail. Replaces any earlier PUT rule.
    *
-   * @param afterApplying false: every failing PUT fails before it reaches the object store;
-   *     true: the first failing PUT is applied by the object store and then reported as failed (a
-   *     lost response), and the rest fail before reaching it, so retries of the lost PUT fail
-   *     too. With more failures than the store's retries, the writer cannot know whether its
-   *     write landed.
+   * @param afterApplying false: every failing PUT fails before it reaches the object store; true:
+   *     the first failing PUT is applied by the object store and then reported as failed (a lost
+   *     response), and the rest fail before reaching it, so retries of the lost PUT fail too. With
+   *     more failures than the store's retries, the writer cannot know whether its write landed.
    */
   public void failPuts(long skip, long times, String pathFragment, boolean afterApplying) {
     requireCount(skip);

@@ -15,24 +15,23 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>What guards what.</b> One {@link AtomicLong} holds a CLOSED bit and the number of calls in
  * flight. A call {@link #enter() enters} by incrementing the count, but only while CLOSED is clear
- * (a compare-and-set, so it cannot slip in after close); it {@link #exit() exits} by
- * decrementing. {@link #beginClose()} sets CLOSED and counts the closer as one more call, in one
- * compare-and-set, so exactly one thread wins the close. From then on the count only falls; the
- * thread whose exit brings it to zero with CLOSED set is the last user of the address, and it
- * alone runs the release action. That transition happens once, and never while a call still uses
- * the address.
+ * (a compare-and-set, so it cannot slip in after close); it {@link #exit() exits} by decrementing.
+ * {@link #beginClose()} sets CLOSED and counts the closer as one more call, in one compare-and-set,
+ * so exactly one thread wins the close. From then on the count only falls; the thread whose exit
+ * brings it to zero with CLOSED set is the last user of the address, and it alone runs the release
+ * action. That transition happens once, and never while a call still uses the address.
  *
  * <p>A closing thread does not wait for calls in flight: it asks the native side to shut down
  * (which makes blocked calls such as {@code awaitDurable} return with a closed error) and leaves
  * the freeing to whichever thread exits last.
  *
- * <p><b>Cells: freeing exactly once.</b> The native memory itself is represented by a {@link
- * Cell}: the address, its free function and a freed flag that a compare-and-set turns on once.
- * Only {@link Cell#free()} calls the free function, so whichever path gets there first frees, and
- * every other path finds the flag set and does nothing. There are three such paths for a child:
- * its own release (after an explicit close, or after the cleaner closed it), and its parent's
- * release, which frees the cells of the children still registered. Each path may only run when no
- * call can be using the address:
+ * <p><b>Cells: freeing exactly once.</b> The native memory itself is represented by a {@link Cell}:
+ * the address, its free function and a freed flag that a compare-and-set turns on once. Only {@link
+ * Cell#free()} calls the free function, so whichever path gets there first frees, and every other
+ * path finds the flag set and does nothing. There are three such paths for a child: its own release
+ * (after an explicit close, or after the cleaner closed it), and its parent's release, which frees
+ * the cells of the children still registered. Each path may only run when no call can be using the
+ * address:
  *
  * <ul>
  *   <li>A handle's own release runs when its count reaches zero with CLOSED set (above).
@@ -40,33 +39,33 @@ import org.slf4j.LoggerFactory;
  *       child enters the parent first and exits it last, so a child call in flight keeps the
  *       parent's count above zero: when the parent releases, no call on any descendant is in
  *       flight, and none can start (entering the parent fails). So the parent may free the child
- *       cells directly, without touching the children's own counts. A child closed after that
- *       finds its cell freed.
+ *       cells directly, without touching the children's own counts. A child closed after that finds
+ *       its cell freed.
  *   <li>The cleaner does not free anything itself: it closes the handle through {@link
- *       #beginClose()}/{@link #finishClose()}, as an explicit close would, so the ordinary
- *       protocol decides when the release runs. (An owner can become unreachable while one of its
- *       calls is still in native code, since the JIT may drop {@code this} once the method no
- *       longer reads it; the protocol then defers the free to that call's exit.)
+ *       #beginClose()}/{@link #finishClose()}, as an explicit close would, so the ordinary protocol
+ *       decides when the release runs. (An owner can become unreachable while one of its calls is
+ *       still in native code, since the JIT may drop {@code this} once the method no longer reads
+ *       it; the protocol then defers the free to that call's exit.)
  * </ul>
  *
  * Closing a child never uses the child's address (only roots have a native shutdown call), so a
  * parent freeing the cell while a child closer sits between {@code beginClose} and {@code
  * finishClose} is harmless.
  *
- * <p><b>Parents.</b> A handle made from another (an iterator from a snapshot, a transaction from
- * a store) names it as parent: entering the child enters the parent first, so a call on a child
- * fails with {@link KvClosedException} once the parent is closed, and the parent is not released
- * while a child call is in flight. The parent's registry holds the children's cells, never the
- * Java objects that own them, so a child its owner forgot is not kept reachable by its parent.
+ * <p><b>Parents.</b> A handle made from another (an iterator from a snapshot, a transaction from a
+ * store) names it as parent: entering the child enters the parent first, so a call on a child fails
+ * with {@link KvClosedException} once the parent is closed, and the parent is not released while a
+ * child call is in flight. The parent's registry holds the children's cells, never the Java objects
+ * that own them, so a child its owner forgot is not kept reachable by its parent.
  *
- * <p><b>The cleaner.</b> Each child handle registers its owner with a {@link Cleaner}. The
- * cleaner action holds this handle (its guard and cell), never the owner, and nothing this handle
+ * <p><b>The cleaner.</b> Each child handle registers its owner with a {@link Cleaner}. The cleaner
+ * action holds this handle (its guard and cell), never the owner, and nothing this handle
  * references leads back to the owner, so the owner can become unreachable. If it does while still
- * open, the action closes the handle, its release frees the native child, removes the cell from
- * the parent, and logs a warning. An abandoned transaction would otherwise keep SlateDB tracking
- * the keys of every later write for conflict checks, and an abandoned snapshot would pin old
- * versions, until the store closes. Root handles (store, reader, fault injector) are not cleaned:
- * they must be closed.
+ * open, the action closes the handle, its release frees the native child, removes the cell from the
+ * parent, and logs a warning. An abandoned transaction would otherwise keep SlateDB tracking the
+ * keys of every later write for conflict checks, and an abandoned snapshot would pin old versions,
+ * until the store closes. Root handles (store, reader, fault injector) are not cleaned: they must
+ * be closed.
  */
 final class NativeHandle {
   private static final Logger LOG = LoggerFactory.getLogger(NativeHandle.class);
@@ -82,13 +81,16 @@ final class NativeHandle {
   private final String what;
   private final Cell cell;
   private final NativeHandle parent;
+
   /** CLOSED bit | calls in flight (including a closer's own). */
   private final AtomicLong state = new AtomicLong();
+
   /**
    * Set by the cleaner action after it won the close and before it finishes it; read by the
    * release, which the closer's finishClose happens-before (both go through {@link #state}).
    */
   private volatile boolean abandoned;
+
   /** The cleaner registration of a child handle; null for roots. */
   private volatile Cleaner.Cleanable cleanable;
 
@@ -144,8 +146,8 @@ final class NativeHandle {
   /**
    * Marks the handle closed. Returns true for the one caller that closed it: that caller may use
    * the address for its shutdown call and must then call {@link #finishClose()}. Returns false if
-   * the handle was already closed (nothing to do). Does not enter the parent: closing a child of
-   * a closed parent must work.
+   * the handle was already closed (nothing to do). Does not enter the parent: closing a child of a
+   * closed parent must work.
    */
   boolean beginClose() {
     while (true) {
@@ -220,9 +222,9 @@ final class NativeHandle {
   }
 
   /**
-   * The cleaner action: runs once the owner is unreachable (or from {@link #release()}, when it
-   * is a no-op). Closing through the ordinary protocol makes it safe against a call still in
-   * flight and against an explicit close or a parent release at the same time.
+   * The cleaner action: runs once the owner is unreachable (or from {@link #release()}, when it is
+   * a no-op). Closing through the ordinary protocol makes it safe against a call still in flight
+   * and against an explicit close or a parent release at the same time.
    */
   private void closeAbandoned() {
     if (beginClose()) {
@@ -233,9 +235,9 @@ final class NativeHandle {
 
   /**
    * Names the Java object owning this handle. For a child handle, registers its cell with the
-   * parent (to be freed when the parent is released) and the owner with the cleaner. Call from
-   * the owner's constructor, inside the parent call that created the handle: the parent's
-   * release cannot run before that call exits, so it is guaranteed to see the cell.
+   * parent (to be freed when the parent is released) and the owner with the cleaner. Call from the
+   * owner's constructor, inside the parent call that created the handle: the parent's release
+   * cannot run before that call exits, so it is guaranteed to see the cell.
    */
   void owner(Object owner) {
     if (parent == null) {
@@ -248,19 +250,19 @@ final class NativeHandle {
   }
 
   /**
-   * The native memory of one handle: the address, its free function, and a flag that makes
-   * freeing happen once whichever path (own release, parent release) gets there first. Holds no
-   * reference to any Java owner, so a parent registering its children's cells keeps no owner
-   * alive.
+   * The native memory of one handle: the address, its free function, and a flag that makes freeing
+   * happen once whichever path (own release, parent release) gets there first. Holds no reference
+   * to any Java owner, so a parent registering its children's cells keeps no owner alive.
    */
   private static final class Cell {
     private final String what;
     private final long address;
     private final LongConsumer free;
     private final AtomicBoolean freed = new AtomicBoolean();
+
     /**
-     * Cells of the children made from this handle and not yet freed. Added to only inside a call
-     * on this handle (so never after its release started); removed from by a child's release.
+     * Cells of the children made from this handle and not yet freed. Added to only inside a call on
+     * this handle (so never after its release started); removed from by a child's release.
      */
     private final Set<Cell> children = ConcurrentHashMap.newKeySet();
 

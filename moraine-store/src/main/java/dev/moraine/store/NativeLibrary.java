@@ -10,10 +10,10 @@ import java.util.Locale;
 /**
  * Loads the JNI library of this module once per class loader.
  *
- * <p>By default the library is taken from the jar, at {@code native/<platform>/<file>} (for
- * example {@code native/linux-x86_64/libmoraine_store_native.so}), copied to a temporary file
- * and loaded from there. Setting the system property {@value #LIBRARY_PROPERTY} to the path of a
- * library loads that file instead, for example a library built locally with cargo.
+ * <p>By default the library is taken from the jar, at {@code native/<platform>/<file>} (for example
+ * {@code native/linux-x86_64/libmoraine_store_native.so}), copied to a temporary file and loaded
+ * from there. Setting the system property {@value #LIBRARY_PROPERTY} to the path of a library loads
+ * that file instead, for example a library built locally with cargo.
  */
 public final class NativeLibrary {
   /** System property naming a library file to load instead of the one in the jar. */
@@ -28,8 +28,8 @@ public final class NativeLibrary {
   private NativeLibrary() {}
 
   /**
-   * Loads the library if it is not loaded yet. Safe to call from any thread, any number of
-   * times; a failed load fails the same way on every later call.
+   * Loads the library if it is not loaded yet. Safe to call from any thread, any number of times; a
+   * failed load fails the same way on every later call.
    *
    * @throws UnsatisfiedLinkError if the library cannot be found or loaded
    */

@@ -9,18 +9,18 @@ import dev.moraine.core.kv.ScanOrder;
 import java.util.function.LongConsumer;
 
 /**
- * Point reads and scans over one native view (writer, reader, snapshot or transaction). Every
- * call holds the view's {@link NativeHandle} for its duration, so a concurrent close cannot free
- * the native object under it.
+ * Point reads and scans over one native view (writer, reader, snapshot or transaction). Every call
+ * holds the view's {@link NativeHandle} for its duration, so a concurrent close cannot free the
+ * native object under it.
  */
 abstract class NativeReadView implements KvReadView, AutoCloseable {
   /** The guarded native handle of this view. */
   final NativeHandle handle;
 
   /**
-   * Takes ownership of {@code address}. When {@code parent} is given, call this constructor
-   * inside the parent call that produced the address (see {@link NativeHandle#owner}); such a
-   * view that is never closed is freed by the cleaner once unreachable.
+   * Takes ownership of {@code address}. When {@code parent} is given, call this constructor inside
+   * the parent call that produced the address (see {@link NativeHandle#owner}); such a view that is
+   * never closed is freed by the cleaner once unreachable.
    */
   NativeReadView(String what, long address, LongConsumer free, NativeHandle parent) {
     this.handle = new NativeHandle(what, address, free, parent);

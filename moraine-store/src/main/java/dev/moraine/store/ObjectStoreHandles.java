@@ -1,9 +1,9 @@
 package dev.moraine.store;
 
 /**
- * Turns an {@link ObjectStoreSpec} into a short-lived native object-store handle. The caller
- * passes it to one open call (which keeps its own reference to the store) and frees it with
- * {@link Native#storeFree} right after, success or not.
+ * Turns an {@link ObjectStoreSpec} into a short-lived native object-store handle. The caller passes
+ * it to one open call (which keeps its own reference to the store) and frees it with {@link
+ * Native#storeFree} right after, success or not.
  */
 final class ObjectStoreHandles {
   private ObjectStoreHandles() {}

@@ -15,10 +15,10 @@ public sealed interface ObjectStoreSpec
         ObjectStoreSpec.Faulty {
 
   /**
-   * A named in-memory object store, shared by every open of the same name in this process: open
-   * a writer, close it, open again with the same name and the data is there; open a second
-   * writer on the same name and the first is fenced. The data lives until {@link
-   * #dropInMemory(String)} (and the last handle using it closes).
+   * A named in-memory object store, shared by every open of the same name in this process: open a
+   * writer, close it, open again with the same name and the data is there; open a second writer on
+   * the same name and the first is fenced. The data lives until {@link #dropInMemory(String)} (and
+   * the last handle using it closes).
    *
    * @param name the store's name in this process
    */
@@ -42,9 +42,8 @@ public sealed interface ObjectStoreSpec
   }
 
   /**
-   * An S3-compatible object store (AWS, MinIO, S3Proxy, ...), addressed path-style. The store
-   * must support conditional PUT (If-None-Match and If-Match), which SlateDB relies on for
-   * fencing.
+   * An S3-compatible object store (AWS, MinIO, S3Proxy, ...), addressed path-style. The store must
+   * support conditional PUT (If-None-Match and If-Match), which SlateDB relies on for fencing.
    *
    * @param endpoint the endpoint URL, or null for AWS
    * @param bucket the bucket
@@ -85,9 +84,9 @@ public sealed interface ObjectStoreSpec
   }
 
   /**
-   * Another store wrapped by a {@link FaultInjector}, for tests. The injector must stay open for
-   * as long as a handle on the store is being opened; afterwards closing it only stops further
-   * control (held PUTs are released).
+   * Another store wrapped by a {@link FaultInjector}, for tests. The injector must stay open for as
+   * long as a handle on the store is being opened; afterwards closing it only stops further control
+   * (held PUTs are released).
    *
    * @param inner the store to wrap
    * @param injector the switchboard of faults
@@ -127,8 +126,8 @@ public sealed interface ObjectStoreSpec
   }
 
   /**
-   * Forgets the named in-memory store: the next open of the name starts empty. Handles still
-   * open on it keep working on the old data.
+   * Forgets the named in-memory store: the next open of the name starts empty. Handles still open
+   * on it keep working on the old data.
    *
    * @return true if a store of that name existed
    */

@@ -9,8 +9,8 @@ import java.util.NoSuchElementException;
 
 /**
  * A SlateDB scan. Entries are fetched from native code in runs (up to a few hundred entries or
- * about a megabyte per call) and handed out one by one. The native iterator is freed as soon as
- * the scan is exhausted, or on close.
+ * about a megabyte per call) and handed out one by one. The native iterator is freed as soon as the
+ * scan is exhausted, or on close.
  *
  * <p>Not thread-safe, as the SPI allows; only {@link #close()} may race (for example with the
  * store's close), which the {@link NativeHandle} guard makes safe.
@@ -77,8 +77,7 @@ final class SlateKvIterator implements KvIterator {
   /**
    * Closes the scan. May be called from another thread than the iterating one (a close from
    * elsewhere is allowed to race), so it touches only the volatile flag and the guarded handle,
-   * never the buffer. A scan left open is freed with its view, or by the cleaner once
-   * unreachable.
+   * never the buffer. A scan left open is freed with its view, or by the cleaner once unreachable.
    */
   @Override
   public void close() {

@@ -6,8 +6,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A read-only handle: one SlateDB {@code DbReader}, following the latest durable state or pinned
- * at a checkpoint. Never writes to the store. Thread-safe; close may race other calls.
+ * A read-only handle: one SlateDB {@code DbReader}, following the latest durable state or pinned at
+ * a checkpoint. Never writes to the store. Thread-safe; close may race other calls.
  */
 final class SlateKvReader extends NativeReadView implements KvReader {
   private static final Logger LOG = LoggerFactory.getLogger(SlateKvReader.class);

@@ -129,9 +129,9 @@ final class SlateKvStore extends NativeReadView implements KvStore {
   }
 
   /**
-   * Closes the database (flushing what is in memory) and releases the handle; the native memory
-   * is freed by the last call still in flight, or here if there is none. A fenced store has
-   * nothing it may flush, so closing it reports nothing.
+   * Closes the database (flushing what is in memory) and releases the handle; the native memory is
+   * freed by the last call still in flight, or here if there is none. A fenced store has nothing it
+   * may flush, so closing it reports nothing.
    */
   @Override
   public void close() {

@@ -7,8 +7,8 @@ import java.lang.ref.Reference;
 
 /**
  * A snapshot-isolation SlateDB transaction ({@code IsolationLevel::Snapshot}): write-write
- * conflicts only, first committer wins. Committing consumes it; afterwards, like after close,
- * every call throws {@code KvClosedException}.
+ * conflicts only, first committer wins. Committing consumes it; afterwards, like after close, every
+ * call throws {@code KvClosedException}.
  */
 final class SlateKvTransaction extends NativeReadView implements KvTransaction {
 

@@ -4,24 +4,24 @@ import dev.moraine.core.kv.KvInvalidArgumentException;
 import java.time.Duration;
 
 /**
- * The SlateDB settings a Moraine store exposes. Start from {@link #defaults()} and change what
- * you need with the {@code with...} methods.
+ * The SlateDB settings a Moraine store exposes. Start from {@link #defaults()} and change what you
+ * need with the {@code with...} methods.
  *
  * <p>Intervals are at least 1 ms: SlateDB counts them in whole milliseconds.
  *
  * @param flushInterval how often the writer flushes its write-ahead log by itself; null turns the
- *     flush timer off (the WAL then flushes only on {@code flushWal}, when its buffer fills, and
- *     on close). Default 100 ms, SlateDB's own.
- * @param manifestPollInterval how often the writer re-reads the manifest, which is also how an
- *     idle fenced writer notices it is fenced. Default 1 s, SlateDB's own.
+ *     flush timer off (the WAL then flushes only on {@code flushWal}, when its buffer fills, and on
+ *     close). Default 100 ms, SlateDB's own.
+ * @param manifestPollInterval how often the writer re-reads the manifest, which is also how an idle
+ *     fenced writer notices it is fenced. Default 1 s, SlateDB's own.
  * @param readerPollInterval how often a latest-following reader looks for new durable writes.
  *     Default 1 s; SlateDB's 10 s is long for a catalog reader and a poll costs one or two
  *     object-store requests.
- * @param objectStoreMaxRetries how often a failed object-store request is retried before the
- *     call fails with {@code KvUnavailableException}; null retries forever (a dead endpoint then
- *     hangs calls). Default 10, about seven seconds of backoff.
- * @param compactor whether the writer runs SlateDB's compactor in-process. Default on: without
- *     it level-0 SSTs pile up and reads slow down.
+ * @param objectStoreMaxRetries how often a failed object-store request is retried before the call
+ *     fails with {@code KvUnavailableException}; null retries forever (a dead endpoint then hangs
+ *     calls). Default 10, about seven seconds of backoff.
+ * @param compactor whether the writer runs SlateDB's compactor in-process. Default on: without it
+ *     level-0 SSTs pile up and reads slow down.
  * @param garbageCollector whether the writer deletes obsolete objects. Default on: without it the
  *     store only grows.
  * @param tagSegmentExtractor whether the store uses Moraine's one-byte segment extractor {@code
@@ -42,7 +42,12 @@ public record StoreSettings(
 
   private static final StoreSettings DEFAULTS =
       new StoreSettings(
-          Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofSeconds(1), 10, true, true,
+          Duration.ofMillis(100),
+          Duration.ofSeconds(1),
+          Duration.ofSeconds(1),
+          10,
+          true,
+          true,
           true);
 
   /** Checks the values. */
@@ -70,57 +75,97 @@ public record StoreSettings(
       throw new KvInvalidArgumentException("use withFlushTimerOff() to turn the timer off");
     }
     return new StoreSettings(
-        interval, manifestPollInterval, readerPollInterval, objectStoreMaxRetries, compactor,
-        garbageCollector, tagSegmentExtractor);
+        interval,
+        manifestPollInterval,
+        readerPollInterval,
+        objectStoreMaxRetries,
+        compactor,
+        garbageCollector,
+        tagSegmentExtractor);
   }
 
   /** With the flush timer off: the WAL flushes only when asked, when full, or on close. */
   public StoreSettings withFlushTimerOff() {
     return new StoreSettings(
-        null, manifestPollInterval, readerPollInterval, objectStoreMaxRetries, compactor,
-        garbageCollector, tagSegmentExtractor);
+        null,
+        manifestPollInterval,
+        readerPollInterval,
+        objectStoreMaxRetries,
+        compactor,
+        garbageCollector,
+        tagSegmentExtractor);
   }
 
   /** With the writer's manifest poll interval. */
   public StoreSettings withManifestPollInterval(Duration interval) {
     return new StoreSettings(
-        flushInterval, interval, readerPollInterval, objectStoreMaxRetries, compactor,
-        garbageCollector, tagSegmentExtractor);
+        flushInterval,
+        interval,
+        readerPollInterval,
+        objectStoreMaxRetries,
+        compactor,
+        garbageCollector,
+        tagSegmentExtractor);
   }
 
   /** With the latest-following reader's poll interval. */
   public StoreSettings withReaderPollInterval(Duration interval) {
     return new StoreSettings(
-        flushInterval, manifestPollInterval, interval, objectStoreMaxRetries, compactor,
-        garbageCollector, tagSegmentExtractor);
+        flushInterval,
+        manifestPollInterval,
+        interval,
+        objectStoreMaxRetries,
+        compactor,
+        garbageCollector,
+        tagSegmentExtractor);
   }
 
   /** With at most {@code retries} retries per object-store request; null for unbounded. */
   public StoreSettings withObjectStoreMaxRetries(Integer retries) {
     return new StoreSettings(
-        flushInterval, manifestPollInterval, readerPollInterval, retries, compactor,
-        garbageCollector, tagSegmentExtractor);
+        flushInterval,
+        manifestPollInterval,
+        readerPollInterval,
+        retries,
+        compactor,
+        garbageCollector,
+        tagSegmentExtractor);
   }
 
   /** With the compactor on or off. */
   public StoreSettings withCompactor(boolean on) {
     return new StoreSettings(
-        flushInterval, manifestPollInterval, readerPollInterval, objectStoreMaxRetries, on,
-        garbageCollector, tagSegmentExtractor);
+        flushInterval,
+        manifestPollInterval,
+        readerPollInterval,
+        objectStoreMaxRetries,
+        on,
+        garbageCollector,
+        tagSegmentExtractor);
   }
 
   /** With the garbage collector on or off. */
   public StoreSettings withGarbageCollector(boolean on) {
     return new StoreSettings(
-        flushInterval, manifestPollInterval, readerPollInterval, objectStoreMaxRetries, compactor,
-        on, tagSegmentExtractor);
+        flushInterval,
+        manifestPollInterval,
+        readerPollInterval,
+        objectStoreMaxRetries,
+        compactor,
+        on,
+        tagSegmentExtractor);
   }
 
   /** With the {@code moraine-tag-v1} segment extractor on or off. */
   public StoreSettings withTagSegmentExtractor(boolean on) {
     return new StoreSettings(
-        flushInterval, manifestPollInterval, readerPollInterval, objectStoreMaxRetries, compactor,
-        garbageCollector, on);
+        flushInterval,
+        manifestPollInterval,
+        readerPollInterval,
+        objectStoreMaxRetries,
+        compactor,
+        garbageCollector,
+        on);
   }
 
   /** Milliseconds for native code; -1 for none. */

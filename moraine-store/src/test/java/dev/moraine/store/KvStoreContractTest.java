@@ -54,8 +54,8 @@ import org.junit.jupiter.api.Timeout;
  * The behaviour every object store must give the SlateDB binding, run against real SlateDB.
  *
  * <p>Subclass it once per object store: implement {@link #newObjectStore()} to return a fresh,
- * empty store for each test, and override {@link #releaseObjectStore(ObjectStoreSpec)} to clean
- * up after it. {@link #provider()} opens handles on the current test's store; call {@link
+ * empty store for each test, and override {@link #releaseObjectStore(ObjectStoreSpec)} to clean up
+ * after it. {@link #provider()} opens handles on the current test's store; call {@link
  * #openWriter()} again to reopen the same store from a fresh handle. Handles opened through the
  * helpers here are closed after each test.
  */
@@ -79,8 +79,8 @@ public abstract class KvStoreContractTest {
   }
 
   /**
-   * Settings for this suite: short polls so fencing and readers are quick to observe, few
-   * retries so injected failures surface fast, the flush timer off so tests control durability.
+   * Settings for this suite: short polls so fencing and readers are quick to observe, few retries
+   * so injected failures surface fast, the flush timer off so tests control durability.
    */
   protected StoreSettings settings() {
     return StoreSettings.defaults()
@@ -943,8 +943,8 @@ public abstract class KvStoreContractTest {
   }
 
   /**
-   * Opens a transaction (with a write), a snapshot and a scan and forgets them: none is closed,
-   * and once this returns nothing references them but their native handles' guards.
+   * Opens a transaction (with a write), a snapshot and a scan and forgets them: none is closed, and
+   * once this returns nothing references them but their native handles' guards.
    */
   private static List<NativeHandle> abandonChildren(KvStore store) {
     KvTransaction txn = store.begin();

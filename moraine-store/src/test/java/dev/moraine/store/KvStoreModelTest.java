@@ -40,7 +40,6 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AfterProperty;
@@ -48,6 +47,7 @@ import net.jqwik.api.lifecycle.AfterTry;
 import net.jqwik.api.state.Action;
 import net.jqwik.api.state.ActionChain;
 import net.jqwik.api.state.Transformer;
+import net.jqwik.api.statistics.Statistics;
 
 /**
  * A stateful property of the SlateDB binding: random sequences of writes, transactions, reads,
@@ -59,24 +59,24 @@ import net.jqwik.api.state.Transformer;
  * <p>What the model promises is what the SPI's javadoc promises:
  *
  * <ul>
- *   <li>a batch or a committed transaction changes the applied state atomically, and the
- *       writer's reads (gets and scans in both orders, unsigned key order) see the applied state;
+ *   <li>a batch or a committed transaction changes the applied state atomically, and the writer's
+ *       reads (gets and scans in both orders, unsigned key order) see the applied state;
  *   <li>a transaction sees the state when it began plus its own writes; of two overlapping
  *       transactions, or a transaction and a plain write, the first to commit wins and the other
- *       fails with {@link KvTransactionConflictException} exactly when their write sets share a
- *       key (reads never conflict), writing nothing; a transaction left open while other actions
- *       run loses exactly when a write committed since it began touched one of its keys;
+ *       fails with {@link KvTransactionConflictException} exactly when their write sets share a key
+ *       (reads never conflict), writing nothing; a transaction left open while other actions run
+ *       loses exactly when a write committed since it began touched one of its keys;
  *   <li>a snapshot keeps the state it was taken at, whatever is written later;
  *   <li>with the flush timer off, {@link KvStore#flushWal()} makes the applied state durable, and
- *       nothing else does except a clean close, which flushes everything applied: a reopened
- *       writer sees the whole applied state;
- *   <li>a checkpoint covers exactly the durable state, and a reader pinned at it keeps seeing
- *       that state after later writes, flushes and reopens; a newly opened latest-following
- *       reader sees exactly the durable state.
+ *       nothing else does except a clean close, which flushes everything applied: a reopened writer
+ *       sees the whole applied state;
+ *   <li>a checkpoint covers exactly the durable state, and a reader pinned at it keeps seeing that
+ *       state after later writes, flushes and reopens; a newly opened latest-following reader sees
+ *       exactly the durable state.
  * </ul>
  *
- * <p>Keys are 1 to 3 bytes over {@code 00 7f 80 ff}, so that prefixes, the signed/unsigned
- * boundary and the all-0xFF prefix (no successor) all come up; values are 0 to 20 bytes.
+ * <p>Keys are 1 to 3 bytes over {@code 00 7f 80 ff}, so that prefixes, the signed/unsigned boundary
+ * and the all-0xFF prefix (no successor) all come up; values are 0 to 20 bytes.
  *
  * <p>The seed is fixed so that every run checks the same sequences. To explore new ones:
  *
@@ -86,16 +86,17 @@ import net.jqwik.api.state.Transformer;
  *     -Dmoraine.property.tries=200 -Dmoraine.property.actions=150
  * </pre>
  *
- * ({@code seed} and {@code tries}: see {@link SeedAndTriesFromSystemProperties}; {@code actions}
- * is the longest sequence, default 40: longer ones reopen the writer more often, so SlateDB's
- * compactor gets level-0 tables to merge). A failure prints the shrunk action sequence, each
- * action with the exact keys and values it used. After a failure jqwik runs the failing seed
- * again first on the next run (it prints "Using previous seed instead"), whatever the seed
- * settings, until the property passes.
+ * ({@code seed} and {@code tries}: see {@link SeedAndTriesFromSystemProperties}; {@code actions} is
+ * the longest sequence, default 40: longer ones reopen the writer more often, so SlateDB's
+ * compactor gets level-0 tables to merge). A failure prints the shrunk action sequence, each action
+ * with the exact keys and values it used. After a failure jqwik runs the failing seed again first
+ * on the next run (it prints "Using previous seed instead"), whatever the seed settings, until the
+ * property passes.
  */
 class KvStoreModelTest {
 
   private static final byte[] KEY_BYTES = {0x00, 0x7F, (byte) 0x80, (byte) 0xFF};
+
   /** System property: the most actions in one sequence (default 40). */
   static final String ACTIONS = "moraine.property.actions";
 
@@ -108,7 +109,8 @@ class KvStoreModelTest {
   @Property(tries = 100, seed = "7243520016381409231")
   @AddLifecycleHook(SeedAndTriesFromSystemProperties.class)
   void theStoreBehavesLikeItsModel(@ForAll("chains") ActionChain<ModelledStore> chain) {
-    chain.withInvariant("the store and every open view match the model", ModelledStore::checkAll)
+    chain
+        .withInvariant("the store and every open view match the model", ModelledStore::checkAll)
         .run();
     // Shown in jqwik's report: what the sequences did.
     for (String action : chain.transformations()) {
@@ -233,12 +235,16 @@ class KvStoreModelTest {
     final SlateStoreProvider provider;
     final KvStoreModel model = new KvStoreModel();
     KvStore writer;
+
     /** The highest sequence number any write returned so far. */
     long lastSeqnum;
+
     /** Open snapshots, oldest first, each with the applied state it was taken at. */
     final Deque<Pinned<KvSnapshot>> snapshots = new ArrayDeque<>();
+
     /** Open pinned readers, oldest first, each with the durable state of its checkpoint. */
     final Deque<Pinned<KvReader>> readers = new ArrayDeque<>();
+
     /** A transaction left open across other actions, or null. */
     OpenTransaction openTransaction;
 
@@ -326,9 +332,7 @@ class KvStoreModelTest {
     static void checkGet(
         String what, KvReadView view, NavigableMap<byte[], byte[]> expected, byte[] key) {
       assertEquals(
-          hexValue(expected.get(key)),
-          hexValue(view.get(key)),
-          () -> what + ": get " + hex(key));
+          hexValue(expected.get(key)), hexValue(view.get(key)), () -> what + ": get " + hex(key));
     }
 
     /** A scan of {@code range} in both orders through {@code view} matches the model's. */
@@ -437,8 +441,8 @@ class KvStoreModelTest {
   }
 
   /**
-   * A transaction: reads a key, puts and deletes a few keys, reads its own writes and scans
-   * through them, then commits.
+   * A transaction: reads a key, puts and deletes a few keys, reads its own writes and scans through
+   * them, then commits.
    */
   static final class TransactionAction implements Action.Independent<ModelledStore> {
     @Override
@@ -653,8 +657,8 @@ class KvStoreModelTest {
   }
 
   /**
-   * A snapshot, then 1 to 3 more batches, then reads through the snapshot: it must still show
-   * the state it was taken at. The snapshot stays open for later checks (the invariant).
+   * A snapshot, then 1 to 3 more batches, then reads through the snapshot: it must still show the
+   * state it was taken at. The snapshot stays open for later checks (the invariant).
    */
   static final class SnapshotAction implements Action.Independent<ModelledStore> {
     @Override
@@ -708,8 +712,8 @@ class KvStoreModelTest {
   }
 
   /**
-   * A clean close and a new writer on the same store. Close flushes what is in memory, so the
-   * whole applied state survives. Snapshots of the old writer are closed with it.
+   * A clean close and a new writer on the same store. Close flushes what is in memory, so the whole
+   * applied state survives. Snapshots of the old writer are closed with it.
    */
   static final class ReopenAction extends Action.JustMutate<ModelledStore> {
     @Override
@@ -752,8 +756,7 @@ class KvStoreModelTest {
           .map(
               range ->
                   Transformer.mutate(
-                      "checkpoint: open a reader pinned at it, scan " + range,
-                      s -> run(s, range)));
+                      "checkpoint: open a reader pinned at it, scan " + range, s -> run(s, range)));
     }
 
     private static void run(ModelledStore s, KeyRange range) {
@@ -774,8 +777,7 @@ class KvStoreModelTest {
       return ranges()
           .map(
               range ->
-                  Transformer.mutate(
-                      "latest reader: open one, scan " + range, s -> run(s, range)));
+                  Transformer.mutate("latest reader: open one, scan " + range, s -> run(s, range)));
     }
 
     private static void run(ModelledStore s, KeyRange range) {

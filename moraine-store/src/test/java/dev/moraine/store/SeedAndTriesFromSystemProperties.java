@@ -6,13 +6,13 @@ import net.jqwik.api.lifecycle.PropertyExecutor;
 import net.jqwik.api.lifecycle.PropertyLifecycleContext;
 
 /**
- * Lets the command line replace a property's fixed seed and number of tries, so a property can
- * run with the same seed by default and with fresh ones on demand:
+ * Lets the command line replace a property's fixed seed and number of tries, so a property can run
+ * with the same seed by default and with fresh ones on demand:
  *
  * <ul>
- *   <li>{@code -Dmoraine.property.seed=random}: a new random seed on every run (jqwik prints it
- *       in its report; a failing seed is also kept in {@code .jqwik-database} and tried first on
- *       the next run);
+ *   <li>{@code -Dmoraine.property.seed=random}: a new random seed on every run (jqwik prints it in
+ *       its report; a failing seed is also kept in {@code .jqwik-database} and tried first on the
+ *       next run);
  *   <li>{@code -Dmoraine.property.seed=<number>}: that seed, for example one a report printed;
  *   <li>{@code -Dmoraine.property.tries=<n>}: that many tries.
  * </ul>

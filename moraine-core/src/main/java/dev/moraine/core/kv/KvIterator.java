@@ -3,8 +3,8 @@ package dev.moraine.core.kv;
 import java.util.Iterator;
 
 /**
- * A scan in progress. Holds native resources until closed: use try-with-resources. Iterating
- * after the handle it came from is closed throws {@link KvClosedException}. Not thread-safe.
+ * A scan in progress. Holds native resources until closed: use try-with-resources. Iterating after
+ * the handle it came from is closed throws {@link KvClosedException}. Not thread-safe.
  */
 public interface KvIterator extends Iterator<KeyValue>, AutoCloseable {
 

@@ -1,8 +1,8 @@
 package dev.moraine.core.kv;
 
 /**
- * The size limits every store enforces before a key or value reaches it. They are SlateDB's: a
- * key is 1 to 65,535 bytes, a value at most {@link Integer#MAX_VALUE} - 8 bytes (the largest Java
+ * The size limits every store enforces before a key or value reaches it. They are SlateDB's: a key
+ * is 1 to 65,535 bytes, a value at most {@link Integer#MAX_VALUE} - 8 bytes (the largest Java
  * array, below SlateDB's own 4 GiB bound).
  */
 public final class KvLimits {

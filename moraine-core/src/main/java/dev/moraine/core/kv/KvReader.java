@@ -1,9 +1,9 @@
 package dev.moraine.core.kv;
 
 /**
- * A read-only handle on a store. It never writes data and never fences the writer. Depending on
- * how it was opened ({@link ReaderMode}) it either follows the writer's durable state, picking up
- * new writes each time it polls the store's manifest, or stays pinned at one checkpoint forever.
+ * A read-only handle on a store. It never writes data and never fences the writer. Depending on how
+ * it was opened ({@link ReaderMode}) it either follows the writer's durable state, picking up new
+ * writes each time it polls the store's manifest, or stays pinned at one checkpoint forever.
  *
  * <p>Thread-safe; close may race other calls as for {@link KvStore}.
  */

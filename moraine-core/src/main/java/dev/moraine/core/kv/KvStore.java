@@ -3,12 +3,12 @@ package dev.moraine.core.kv;
 import java.time.Duration;
 
 /**
- * The read-write handle of a store. A process holds at most one per store; opening another
- * writer anywhere fences this one ({@link KvFencedException} from then on).
+ * The read-write handle of a store. A process holds at most one per store; opening another writer
+ * anywhere fences this one ({@link KvFencedException} from then on).
  *
  * <p>Writes are applied in memory first (reads see them at once) and become durable when the
- * write-ahead log is flushed to the object store, either by the store's own flush timer, if it
- * has one, or by {@link #flushWal()}. Every write returns a {@link WriteReceipt}; {@link
+ * write-ahead log is flushed to the object store, either by the store's own flush timer, if it has
+ * one, or by {@link #flushWal()}. Every write returns a {@link WriteReceipt}; {@link
  * #awaitDurable(WriteReceipt)} blocks until that write is durable.
  *
  * <p>Thread-safe. {@link #close()} may race any other call: the other call either completes or
@@ -20,16 +20,15 @@ public interface KvStore extends KvReadView, AutoCloseable {
    * Applies a batch atomically. Returns once it is applied, not once durable.
    *
    * <p>A handle learns that it was fenced at its next write-ahead-log flush or manifest poll. A
-   * write made before then is applied in memory and returns normally, but it never becomes
-   * durable: the {@link #flushWal()} or {@link #awaitDurable(WriteReceipt)} that follows throws
-   * {@link KvFencedException}. Only durability proves the handle was still the writer.
+   * write made before then is applied in memory and returns normally, but it never becomes durable:
+   * the {@link #flushWal()} or {@link #awaitDurable(WriteReceipt)} that follows throws {@link
+   * KvFencedException}. Only durability proves the handle was still the writer.
    *
    * @throws KvInvalidArgumentException if the batch is empty; nothing was written
    * @throws KvFencedException if the handle already knows a newer writer exists; nothing was
    *     written
    * @throws KvClosedException if the store was closed; nothing was written
-   * @throws KvUnavailableException if the store failed; the write may or may not have been
-   *     applied
+   * @throws KvUnavailableException if the store failed; the write may or may not have been applied
    */
   WriteReceipt write(WriteBatch batch);
 
@@ -40,21 +39,20 @@ public interface KvStore extends KvReadView, AutoCloseable {
   KvSnapshot snapshot();
 
   /**
-   * Flushes the write-ahead log: when this returns, every write applied before the call is
-   * durable.
+   * Flushes the write-ahead log: when this returns, every write applied before the call is durable.
    *
    * @throws KvFencedException if a newer writer exists, or the store took an object it wrote
-   *     itself, whose response was lost, for a newer writer's; the unflushed writes are lost or,
-   *     in the second case, durable: a fence reported here does not prove a write was lost
-   * @throws KvUnavailableException if the object store failed beyond its retries; the writes may
-   *     or may not be durable. The handle is then closed (every later call throws {@link
+   *     itself, whose response was lost, for a newer writer's; the unflushed writes are lost or, in
+   *     the second case, durable: a fence reported here does not prove a write was lost
+   * @throws KvUnavailableException if the object store failed beyond its retries; the writes may or
+   *     may not be durable. The handle is then closed (every later call throws {@link
    *     KvClosedException}): open a new writer and reconcile against what it reads.
    */
   void flushWal();
 
   /**
-   * Blocks until the write with this receipt is durable. Does not flush by itself: with the
-   * store's flush timer off, some caller must call {@link #flushWal()}.
+   * Blocks until the write with this receipt is durable. Does not flush by itself: with the store's
+   * flush timer off, some caller must call {@link #flushWal()}.
    *
    * @throws KvFencedException if the store was fenced before the write became durable
    * @throws KvClosedException if the store closed before the write became durable
@@ -75,11 +73,9 @@ public interface KvStore extends KvReadView, AutoCloseable {
    * Writes a durable checkpoint covering every write that is durable at the time of the call, and
    * returns its id. A reader opened at the checkpoint sees exactly that state.
    *
-   * @param lifetime how long the checkpoint lives before the store may delete it; null for
-   *     forever
+   * @param lifetime how long the checkpoint lives before the store may delete it; null for forever
    * @throws KvFencedException if a newer writer exists
-   * @throws KvUnavailableException if the object store failed; the checkpoint may or may not
-   *     exist
+   * @throws KvUnavailableException if the object store failed; the checkpoint may or may not exist
    */
   CheckpointId createCheckpoint(Duration lifetime);
 

@@ -1,8 +1,8 @@
 package dev.moraine.core.kv;
 
 /**
- * Opens handles on one configured store location. The engine receives a provider and decides
- * which handles it needs; implementations carry the location and settings.
+ * Opens handles on one configured store location. The engine receives a provider and decides which
+ * handles it needs; implementations carry the location and settings.
  */
 public interface KvStoreProvider {
 

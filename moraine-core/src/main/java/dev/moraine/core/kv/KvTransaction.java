@@ -4,11 +4,11 @@ package dev.moraine.core.kv;
  * A snapshot-isolation transaction. Reads see the state when the transaction began plus its own
  * buffered writes. {@link #commit()} applies the buffered writes atomically, unless another write
  * (a transaction or a plain {@link KvStore#write}) committed to one of the same keys after this
- * transaction began: then nothing is written and {@link KvTransactionConflictException} is
- * thrown (first committer wins). Reads alone never cause a conflict.
+ * transaction began: then nothing is written and {@link KvTransactionConflictException} is thrown
+ * (first committer wins). Reads alone never cause a conflict.
  *
- * <p>A transaction is used by one thread at a time. After {@link #commit()} (whatever its
- * outcome) or {@link #close()}, every call throws {@link KvClosedException}.
+ * <p>A transaction is used by one thread at a time. After {@link #commit()} (whatever its outcome)
+ * or {@link #close()}, every call throws {@link KvClosedException}.
  */
 public interface KvTransaction extends KvReadView, AutoCloseable {
 
@@ -34,8 +34,8 @@ public interface KvTransaction extends KvReadView, AutoCloseable {
    * @throws KvTransactionConflictException if a conflicting write won; nothing was written
    * @throws KvFencedException if a newer writer exists; nothing was written
    * @throws KvClosedException if the transaction or store was closed; nothing was written
-   * @throws KvUnavailableException if the store failed; the writes may or may not have been
-   *     applied (the failure can come after the batch reached the write-ahead log)
+   * @throws KvUnavailableException if the store failed; the writes may or may not have been applied
+   *     (the failure can come after the batch reached the write-ahead log)
    */
   WriteReceipt commit();
 

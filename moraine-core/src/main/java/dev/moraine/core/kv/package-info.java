@@ -3,17 +3,19 @@
  * durable key-value store, and nothing more.
  *
  * <h2>Shape</h2>
+ *
  * <ul>
- *   <li>{@link dev.moraine.core.kv.KvStore}: the one read-write handle of a process. Atomic
- *       {@link dev.moraine.core.kv.WriteBatch} writes, snapshot transactions with write-write
- *       conflict detection, consistent snapshots, explicit WAL flush, waiting for one write to be
- *       durable, durable checkpoints.
+ *   <li>{@link dev.moraine.core.kv.KvStore}: the one read-write handle of a process. Atomic {@link
+ *       dev.moraine.core.kv.WriteBatch} writes, snapshot transactions with write-write conflict
+ *       detection, consistent snapshots, explicit WAL flush, waiting for one write to be durable,
+ *       durable checkpoints.
  *   <li>{@link dev.moraine.core.kv.KvReader}: a read-only handle, either following the latest
  *       durable state or pinned at a checkpoint.
  *   <li>{@link dev.moraine.core.kv.KvStoreProvider}: opens both for one configured location.
  * </ul>
  *
  * <h2>Errors</h2>
+ *
  * Every failure is an unchecked {@link dev.moraine.core.kv.KvException} subtype that tells the
  * caller what happened: a lost write-write race ({@link
  * dev.moraine.core.kv.KvTransactionConflictException}), a newer writer ({@link
@@ -21,12 +23,13 @@
  * dev.moraine.core.kv.KvClosedException}), an unreachable or failing object store ({@link
  * dev.moraine.core.kv.KvUnavailableException}), an argument the store refuses ({@link
  * dev.moraine.core.kv.KvInvalidArgumentException}), or stored data that is corrupt or missing
- * ({@link dev.moraine.core.kv.KvDataException}). Implementations classify once, at their
- * boundary; callers decide by type, never by message.
+ * ({@link dev.moraine.core.kv.KvDataException}). Implementations classify once, at their boundary;
+ * callers decide by type, never by message.
  *
  * <h2>Byte arrays</h2>
- * Keys and values cross the SPI as {@code byte[]}. The store never keeps a reference to an array
- * it was given and never hands out an array it still uses: both sides may mutate their arrays
+ *
+ * Keys and values cross the SPI as {@code byte[]}. The store never keeps a reference to an array it
+ * was given and never hands out an array it still uses: both sides may mutate their arrays
  * afterwards.
  */
 package dev.moraine.core.kv;

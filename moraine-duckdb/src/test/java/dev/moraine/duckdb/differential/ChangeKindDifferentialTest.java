@@ -34,142 +34,185 @@ import org.junit.jupiter.api.io.TempDir;
  * <ul>
  *   <li>the changes_made DuckLake wrote is the one the script documents for that SQL;
  *   <li>it parses with {@link ChangesMade#parse} and re-emits to the same text;
- *   <li>the step's operations, combined by {@link CommitShape}, predict the kinds written and whether
- *       schema_version, next_catalog_id and next_file_id moved and a ducklake_schema_versions row
- *       was written.
+ *   <li>the step's operations, combined by {@link CommitShape}, predict the kinds written and
+ *       whether schema_version, next_catalog_id and next_file_id moved and a
+ *       ducklake_schema_versions row was written.
  * </ul>
  *
  * The script runs once; each step then becomes one test with every check in it.
  */
 class ChangeKindDifferentialTest {
 
-    @TempDir
-    Path dir;
+  @TempDir Path dir;
 
-    /** What one step did to the lake. */
-    private record Observation(
-            ScriptStep step,
-            ReferenceSnapshot before,
-            List<ReferenceSnapshot> minted,
-            boolean schemaVersionsRowWritten,
-            String error) {}
+  /** What one step did to the lake. */
+  private record Observation(
+      ScriptStep step,
+      ReferenceSnapshot before,
+      List<ReferenceSnapshot> minted,
+      boolean schemaVersionsRowWritten,
+      String error) {}
 
-    @TestFactory
-    Stream<DynamicTest> everyChangeKindMatchesStockDuckLake() throws SQLException {
-        List<Observation> observations = runScript();
-        return observations.stream()
-                .map(o -> DynamicTest.dynamicTest(o.step().label(), () -> check(o)));
-    }
+  @TestFactory
+  Stream<DynamicTest> everyChangeKindMatchesStockDuckLake() throws SQLException {
+    List<Observation> observations = runScript();
+    return observations.stream()
+        .map(o -> DynamicTest.dynamicTest(o.step().label(), () -> check(o)));
+  }
 
-    private List<Observation> runScript() throws SQLException {
-        List<Observation> out = new ArrayList<>();
-        try (ReferenceDuckLake lake = ReferenceDuckLake.open(dir);
-                ReferenceSession session = lake.session()) {
-            for (ScriptStep step : ChangeKindScript.steps()) {
-                ReferenceSnapshot before = lake.latestSnapshot();
-                String error = null;
-                try {
-                    if (step.statements().size() == 1) {
-                        session.execute(step.statements().get(0));
-                    } else {
-                        session.begin();
-                        session.executeAll(step.statements());
-                        session.commit();
-                    }
-                } catch (SQLException e) {
-                    error = e.getMessage();
-                    try {
-                        session.rollback();
-                    } catch (SQLException ignored) {
-                        // no transaction open
-                    }
-                }
-                List<ReferenceSnapshot> minted = new ArrayList<>();
-                boolean versionsRow = false;
-                for (ReferenceSnapshot s : lake.snapshots()) {
-                    if (s.snapshotId() > before.snapshotId()) {
-                        minted.add(s);
-                        versionsRow |= !lake.rowsBegunAt("ducklake_schema_versions", s.snapshotId()).isEmpty();
-                    }
-                }
-                out.add(new Observation(step, before, minted, versionsRow, error));
-            }
-        }
-        return out;
-    }
-
-    private static void check(Observation o) {
-        ScriptStep step = o.step();
-        if (o.error() != null) {
-            fail("step failed in DuckDB: " + step.statements() + ": " + o.error());
-        }
-        if (o.minted().size() > 1) {
-            fail("one step minted several snapshots: " + o.minted());
-        }
-        ReferenceSnapshot after = o.minted().isEmpty() ? null : o.minted().get(0);
-        CommitShape shape;
+  private List<Observation> runScript() throws SQLException {
+    List<Observation> out = new ArrayList<>();
+    try (ReferenceDuckLake lake = ReferenceDuckLake.open(dir);
+        ReferenceSession session = lake.session()) {
+      for (ScriptStep step : ChangeKindScript.steps()) {
+        ReferenceSnapshot before = lake.latestSnapshot();
+        String error = null;
         try {
-            shape = CommitShape.of(step.operations());
-        } catch (RuntimeException e) {
-            fail("CommitShape refused " + step.operations() + " for " + step.statements(), e);
-            return;
+          if (step.statements().size() == 1) {
+            session.execute(step.statements().get(0));
+          } else {
+            session.begin();
+            session.executeAll(step.statements());
+            session.commit();
+          }
+        } catch (SQLException e) {
+          error = e.getMessage();
+          try {
+            session.rollback();
+          } catch (SQLException ignored) {
+            // no transaction open
+          }
         }
-        String written = after == null ? null : after.changesMade();
-        if (after == null) {
-            assertAll(step.label(),
-                    () -> assertNull(step.changesMade(), "stock DuckLake minted no snapshot"),
-                    () -> assertEquals(false, shape.mintsSnapshot(), "CommitShape.mintsSnapshot " + shape));
-            return;
+        List<ReferenceSnapshot> minted = new ArrayList<>();
+        boolean versionsRow = false;
+        for (ReferenceSnapshot s : lake.snapshots()) {
+          if (s.snapshotId() > before.snapshotId()) {
+            minted.add(s);
+            versionsRow |= !lake.rowsBegunAt("ducklake_schema_versions", s.snapshotId()).isEmpty();
+          }
         }
-        ReferenceSnapshot before = o.before();
-        List<Executable> checks = new ArrayList<>();
-        checks.add(() -> assertEquals(step.changesMade(), written, "changes_made stock DuckLake wrote"));
-        checks.add(() -> assertRoundTrip(written));
-        checks.add(() -> assertEquals(true, shape.mintsSnapshot(), "CommitShape.mintsSnapshot " + shape));
-        checks.add(() -> assertEquals(kindsOf(written), shape.emittedKinds(), "CommitShape.emittedKinds " + shape));
-        long svDelta = after.schemaVersion() - before.schemaVersion();
-        checks.add(() -> assertEquals(svDelta > 0, shape.bumpsSchemaVersion(),
-                "CommitShape.bumpsSchemaVersion " + shape + " (schema_version " + before.schemaVersion() + " -> "
-                        + after.schemaVersion() + ")"));
-        checks.add(() -> assertEquals(svDelta, shape.schemaVersionIncrement(),
+        out.add(new Observation(step, before, minted, versionsRow, error));
+      }
+    }
+    return out;
+  }
+
+  private static void check(Observation o) {
+    ScriptStep step = o.step();
+    if (o.error() != null) {
+      fail("step failed in DuckDB: " + step.statements() + ": " + o.error());
+    }
+    if (o.minted().size() > 1) {
+      fail("one step minted several snapshots: " + o.minted());
+    }
+    ReferenceSnapshot after = o.minted().isEmpty() ? null : o.minted().get(0);
+    CommitShape shape;
+    try {
+      shape = CommitShape.of(step.operations());
+    } catch (RuntimeException e) {
+      fail("CommitShape refused " + step.operations() + " for " + step.statements(), e);
+      return;
+    }
+    String written = after == null ? null : after.changesMade();
+    if (after == null) {
+      assertAll(
+          step.label(),
+          () -> assertNull(step.changesMade(), "stock DuckLake minted no snapshot"),
+          () -> assertEquals(false, shape.mintsSnapshot(), "CommitShape.mintsSnapshot " + shape));
+      return;
+    }
+    ReferenceSnapshot before = o.before();
+    List<Executable> checks = new ArrayList<>();
+    checks.add(
+        () -> assertEquals(step.changesMade(), written, "changes_made stock DuckLake wrote"));
+    checks.add(() -> assertRoundTrip(written));
+    checks.add(
+        () -> assertEquals(true, shape.mintsSnapshot(), "CommitShape.mintsSnapshot " + shape));
+    checks.add(
+        () ->
+            assertEquals(
+                kindsOf(written), shape.emittedKinds(), "CommitShape.emittedKinds " + shape));
+    long svDelta = after.schemaVersion() - before.schemaVersion();
+    checks.add(
+        () ->
+            assertEquals(
+                svDelta > 0,
+                shape.bumpsSchemaVersion(),
+                "CommitShape.bumpsSchemaVersion "
+                    + shape
+                    + " (schema_version "
+                    + before.schemaVersion()
+                    + " -> "
+                    + after.schemaVersion()
+                    + ")"));
+    checks.add(
+        () ->
+            assertEquals(
+                svDelta,
+                shape.schemaVersionIncrement(),
                 "CommitShape.schemaVersionIncrement " + shape));
-        checks.add(() -> assertEquals(after.nextFileId() > before.nextFileId(), shape.advancesNextFileId(),
-                "CommitShape.advancesNextFileId " + shape + " (next_file_id " + before.nextFileId() + " -> "
-                        + after.nextFileId() + ")"));
-        checks.add(() -> assertEquals(after.nextCatalogId() > before.nextCatalogId(), shape.advancesNextCatalogId(),
-                "CommitShape.advancesNextCatalogId " + shape + " (next_catalog_id " + before.nextCatalogId()
-                        + " -> " + after.nextCatalogId() + ")"));
-        checks.add(() -> assertEquals(o.schemaVersionsRowWritten(), shape.writesSchemaVersionsRow(),
+    checks.add(
+        () ->
+            assertEquals(
+                after.nextFileId() > before.nextFileId(),
+                shape.advancesNextFileId(),
+                "CommitShape.advancesNextFileId "
+                    + shape
+                    + " (next_file_id "
+                    + before.nextFileId()
+                    + " -> "
+                    + after.nextFileId()
+                    + ")"));
+    checks.add(
+        () ->
+            assertEquals(
+                after.nextCatalogId() > before.nextCatalogId(),
+                shape.advancesNextCatalogId(),
+                "CommitShape.advancesNextCatalogId "
+                    + shape
+                    + " (next_catalog_id "
+                    + before.nextCatalogId()
+                    + " -> "
+                    + after.nextCatalogId()
+                    + ")"));
+    checks.add(
+        () ->
+            assertEquals(
+                o.schemaVersionsRowWritten(),
+                shape.writesSchemaVersionsRow(),
                 "CommitShape.writesSchemaVersionsRow " + shape));
-        assertAll(step.label() + " " + step.statements(), checks);
-    }
+    assertAll(step.label() + " " + step.statements(), checks);
+  }
 
-    /** parse then emit gives back DuckLake's text; where DuckLake's name order is a hash order, the same entries. */
-    private static void assertRoundTrip(String written) {
-        ChangeSet parsed = ChangesMade.parse(written);
-        String emitted = ChangesMade.emit(parsed);
-        if (hasSeveralNamesInOneGroup(parsed)) {
-            assertEquals(parsed, ChangesMade.parse(emitted), "re-emitted entries");
-        } else {
-            assertEquals(written, emitted, "re-emitted text");
-        }
+  /**
+   * parse then emit gives back DuckLake's text; where DuckLake's name order is a hash order, the
+   * same entries.
+   */
+  private static void assertRoundTrip(String written) {
+    ChangeSet parsed = ChangesMade.parse(written);
+    String emitted = ChangesMade.emit(parsed);
+    if (hasSeveralNamesInOneGroup(parsed)) {
+      assertEquals(parsed, ChangesMade.parse(emitted), "re-emitted entries");
+    } else {
+      assertEquals(written, emitted, "re-emitted text");
     }
+  }
 
-    private static boolean hasSeveralNamesInOneGroup(ChangeSet set) {
-        Map<Integer, Integer> namesPerGroup = new HashMap<>();
-        for (ChangeEntry e : set.entries()) {
-            if (!e.kind().carriesId()) {
-                namesPerGroup.merge(e.kind().writerRank(), 1, Integer::sum);
-            }
-        }
-        return namesPerGroup.values().stream().anyMatch(n -> n > 1);
+  private static boolean hasSeveralNamesInOneGroup(ChangeSet set) {
+    Map<Integer, Integer> namesPerGroup = new HashMap<>();
+    for (ChangeEntry e : set.entries()) {
+      if (!e.kind().carriesId()) {
+        namesPerGroup.merge(e.kind().writerRank(), 1, Integer::sum);
+      }
     }
+    return namesPerGroup.values().stream().anyMatch(n -> n > 1);
+  }
 
-    private static Set<ChangeKind> kindsOf(String written) {
-        EnumSet<ChangeKind> kinds = EnumSet.noneOf(ChangeKind.class);
-        for (ChangeEntry e : ChangesMade.parse(written).entries()) {
-            kinds.add(e.kind());
-        }
-        return kinds;
+  private static Set<ChangeKind> kindsOf(String written) {
+    EnumSet<ChangeKind> kinds = EnumSet.noneOf(ChangeKind.class);
+    for (ChangeEntry e : ChangesMade.parse(written).entries()) {
+      kinds.add(e.kind());
     }
+    return kinds;
+  }
 }

@@ -20,60 +20,62 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Our row model of the ducklake_* tables ({@link DuckLakeTables}) against the tables stock DuckLake
- * creates in a fresh catalog: names, column order, types, NOT NULL and primary keys, and the rows of
- * a fresh catalog.
+ * creates in a fresh catalog: names, column order, types, NOT NULL and primary keys, and the rows
+ * of a fresh catalog.
  */
 class RowModelDifferentialTest {
 
-    @TempDir
-    Path dir;
+  @TempDir Path dir;
 
-    @Test
-    void tableList_matchesTheHarnessList() {
-        List<String> ours = DuckLakeTables.ALL.stream().map(TableDef::name).toList();
-        assertEquals(ReferenceDuckLake.SPEC_TABLES, ours);
-    }
+  @Test
+  void tableList_matchesTheHarnessList() {
+    List<String> ours = DuckLakeTables.ALL.stream().map(TableDef::name).toList();
+    assertEquals(ReferenceDuckLake.SPEC_TABLES, ours);
+  }
 
-    @TestFactory
-    Stream<DynamicTest> everyMetadataTable_hasDuckLakesColumns() throws Exception {
-        List<DynamicTest> tests = new ArrayList<>();
-        try (ReferenceDuckLake lake = ReferenceDuckLake.open(dir)) {
-            for (TableDef def : DuckLakeTables.ALL) {
-                List<MetadataColumn> stock = lake.describe(def.name());
-                List<MetadataColumn> ours = def.columns().stream().map(RowModelDifferentialTest::asDescribed).toList();
-                tests.add(DynamicTest.dynamicTest(def.name(), () -> assertEquals(stock, ours, def.name())));
-            }
-        }
-        return tests.stream();
+  @TestFactory
+  Stream<DynamicTest> everyMetadataTable_hasDuckLakesColumns() throws Exception {
+    List<DynamicTest> tests = new ArrayList<>();
+    try (ReferenceDuckLake lake = ReferenceDuckLake.open(dir)) {
+      for (TableDef def : DuckLakeTables.ALL) {
+        List<MetadataColumn> stock = lake.describe(def.name());
+        List<MetadataColumn> ours =
+            def.columns().stream().map(RowModelDifferentialTest::asDescribed).toList();
+        tests.add(DynamicTest.dynamicTest(def.name(), () -> assertEquals(stock, ours, def.name())));
+      }
     }
+    return tests.stream();
+  }
 
-    @Test
-    void freshCatalog_hasOnlyTheDocumentedRows() throws Exception {
-        try (ReferenceDuckLake lake = ReferenceDuckLake.open(dir)) {
-            for (TableDef def : DuckLakeTables.ALL) {
-                List<Map<String, Object>> rows = lake.rows(def.name());
-                int expected = switch (def.name()) {
-                    case "ducklake_metadata" -> 4;
-                    case "ducklake_snapshot", "ducklake_snapshot_changes", "ducklake_schema" -> 1;
-                    default -> 0;
-                };
-                assertEquals(expected, rows.size(), def.name() + ": " + rows);
-            }
-            Map<String, Object> schema = lake.rows("ducklake_schema").get(0);
-            assertEquals(0L, ((Number) schema.get("schema_id")).longValue());
-            assertEquals(0L, ((Number) schema.get("begin_snapshot")).longValue());
-            assertEquals(null, schema.get("end_snapshot"));
-            assertEquals("main", schema.get("schema_name"));
-            assertEquals("main/", schema.get("path"));
-            assertEquals(true, schema.get("path_is_relative"));
-        }
+  @Test
+  void freshCatalog_hasOnlyTheDocumentedRows() throws Exception {
+    try (ReferenceDuckLake lake = ReferenceDuckLake.open(dir)) {
+      for (TableDef def : DuckLakeTables.ALL) {
+        List<Map<String, Object>> rows = lake.rows(def.name());
+        int expected =
+            switch (def.name()) {
+              case "ducklake_metadata" -> 4;
+              case "ducklake_snapshot", "ducklake_snapshot_changes", "ducklake_schema" -> 1;
+              default -> 0;
+            };
+        assertEquals(expected, rows.size(), def.name() + ": " + rows);
+      }
+      Map<String, Object> schema = lake.rows("ducklake_schema").get(0);
+      assertEquals(0L, ((Number) schema.get("schema_id")).longValue());
+      assertEquals(0L, ((Number) schema.get("begin_snapshot")).longValue());
+      assertEquals(null, schema.get("end_snapshot"));
+      assertEquals("main", schema.get("schema_name"));
+      assertEquals("main/", schema.get("path"));
+      assertEquals(true, schema.get("path_is_relative"));
     }
+  }
 
-    private static MetadataColumn asDescribed(ColumnDef c) {
-        return new MetadataColumn(c.name(), duckdbSpelling(c.type()), !(c.notNull() || c.primaryKey()), c.primaryKey());
-    }
+  private static MetadataColumn asDescribed(ColumnDef c) {
+    return new MetadataColumn(
+        c.name(), duckdbSpelling(c.type()), !(c.notNull() || c.primaryKey()), c.primaryKey());
+  }
 
-    private static String duckdbSpelling(SqlType type) {
-        return type == SqlType.TIMESTAMPTZ ? "TIMESTAMP WITH TIME ZONE" : type.name();
-    }
+  private static String duckdbSpelling(SqlType type) {
+    return type == SqlType.TIMESTAMPTZ ? "TIMESTAMP WITH TIME ZONE" : type.name();
+  }
 }

@@ -12,12 +12,15 @@ import java.util.Objects;
  * @param rule which rule of the matrix fired
  * @param detail a human-readable explanation (mentions the word "conflict")
  */
-public record ConflictCause(ChangeEntry mine, ChangeEntry theirs, ConflictRule rule, String detail) {
-    /** @throws NullPointerException if any part is null */
-    public ConflictCause {
-        Objects.requireNonNull(mine, "mine");
-        Objects.requireNonNull(theirs, "theirs");
-        Objects.requireNonNull(rule, "rule");
-        Objects.requireNonNull(detail, "detail");
-    }
+public record ConflictCause(
+    ChangeEntry mine, ChangeEntry theirs, ConflictRule rule, String detail) {
+  /**
+   * @throws NullPointerException if any part is null
+   */
+  public ConflictCause {
+    Objects.requireNonNull(mine, "mine");
+    Objects.requireNonNull(theirs, "theirs");
+    Objects.requireNonNull(rule, "rule");
+    Objects.requireNonNull(detail, "detail");
+  }
 }

@@ -11,14 +11,16 @@ import java.util.Objects;
  * @param primaryKey whether the column is declared PRIMARY KEY
  */
 public record ColumnDef(String name, SqlType type, boolean notNull, boolean primaryKey) {
-    /** @throws NullPointerException if name or type is null */
-    public ColumnDef {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(type, "type");
-    }
+  /**
+   * @throws NullPointerException if name or type is null
+   */
+  public ColumnDef {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(type, "type");
+  }
 
-    /** The column as it appears in DuckLake's CREATE TABLE statement. */
-    public String ddl() {
-        return name + ' ' + type + (notNull ? " NOT NULL" : "") + (primaryKey ? " PRIMARY KEY" : "");
-    }
+  /** The column as it appears in DuckLake's CREATE TABLE statement. */
+  public String ddl() {
+    return name + ' ' + type + (notNull ? " NOT NULL" : "") + (primaryKey ? " PRIMARY KEY" : "");
+  }
 }

@@ -12,30 +12,30 @@ import java.util.List;
  * @param tableId column table_id (BIGINT)
  * @param type column type (VARCHAR)
  */
-public record ColumnMappingRow(
-        Long mappingId,
-        Long tableId,
-        String type) implements DuckLakeRow {
+public record ColumnMappingRow(Long mappingId, Long tableId, String type) implements DuckLakeRow {
 
-    /** The table's name and columns, in order. */
-    public static final TableDef DEF = new TableDef("ducklake_column_mapping", List.of(
-            new ColumnDef("mapping_id", SqlType.BIGINT, false, false),
-            new ColumnDef("table_id", SqlType.BIGINT, false, false),
-            new ColumnDef("type", SqlType.VARCHAR, false, false)));
+  /** The table's name and columns, in order. */
+  public static final TableDef DEF =
+      new TableDef(
+          "ducklake_column_mapping",
+          List.of(
+              new ColumnDef("mapping_id", SqlType.BIGINT, false, false),
+              new ColumnDef("table_id", SqlType.BIGINT, false, false),
+              new ColumnDef("type", SqlType.VARCHAR, false, false)));
 
-    /** The table name. */
-    public static final String TABLE = DEF.name();
+  /** The table name. */
+  public static final String TABLE = DEF.name();
 
-    /** The column names in DuckLake's order. */
-    public static final List<String> COLUMNS = DEF.columnNames();
+  /** The column names in DuckLake's order. */
+  public static final List<String> COLUMNS = DEF.columnNames();
 
-    @Override
-    public TableDef def() {
-        return DEF;
-    }
+  @Override
+  public TableDef def() {
+    return DEF;
+  }
 
-    @Override
-    public List<Object> values() {
-        return Arrays.asList(mappingId, tableId, type);
-    }
+  @Override
+  public List<Object> values() {
+    return Arrays.asList(mappingId, tableId, type);
+  }
 }

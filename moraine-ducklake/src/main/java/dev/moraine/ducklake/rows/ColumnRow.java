@@ -23,49 +23,66 @@ import java.util.List;
  * @param defaultValueDialect column default_value_dialect (VARCHAR)
  */
 public record ColumnRow(
-        Long columnId,
-        Long beginSnapshot,
-        Long endSnapshot,
-        Long tableId,
-        Long columnOrder,
-        String columnName,
-        String columnType,
-        String initialDefault,
-        String defaultValue,
-        Boolean nullsAllowed,
-        Long parentColumn,
-        String defaultValueType,
-        String defaultValueDialect) implements DuckLakeRow {
+    Long columnId,
+    Long beginSnapshot,
+    Long endSnapshot,
+    Long tableId,
+    Long columnOrder,
+    String columnName,
+    String columnType,
+    String initialDefault,
+    String defaultValue,
+    Boolean nullsAllowed,
+    Long parentColumn,
+    String defaultValueType,
+    String defaultValueDialect)
+    implements DuckLakeRow {
 
-    /** The table's name and columns, in order. */
-    public static final TableDef DEF = new TableDef("ducklake_column", List.of(
-            new ColumnDef("column_id", SqlType.BIGINT, false, false),
-            new ColumnDef("begin_snapshot", SqlType.BIGINT, false, false),
-            new ColumnDef("end_snapshot", SqlType.BIGINT, false, false),
-            new ColumnDef("table_id", SqlType.BIGINT, false, false),
-            new ColumnDef("column_order", SqlType.BIGINT, false, false),
-            new ColumnDef("column_name", SqlType.VARCHAR, false, false),
-            new ColumnDef("column_type", SqlType.VARCHAR, false, false),
-            new ColumnDef("initial_default", SqlType.VARCHAR, false, false),
-            new ColumnDef("default_value", SqlType.VARCHAR, false, false),
-            new ColumnDef("nulls_allowed", SqlType.BOOLEAN, false, false),
-            new ColumnDef("parent_column", SqlType.BIGINT, false, false),
-            new ColumnDef("default_value_type", SqlType.VARCHAR, false, false),
-            new ColumnDef("default_value_dialect", SqlType.VARCHAR, false, false)));
+  /** The table's name and columns, in order. */
+  public static final TableDef DEF =
+      new TableDef(
+          "ducklake_column",
+          List.of(
+              new ColumnDef("column_id", SqlType.BIGINT, false, false),
+              new ColumnDef("begin_snapshot", SqlType.BIGINT, false, false),
+              new ColumnDef("end_snapshot", SqlType.BIGINT, false, false),
+              new ColumnDef("table_id", SqlType.BIGINT, false, false),
+              new ColumnDef("column_order", SqlType.BIGINT, false, false),
+              new ColumnDef("column_name", SqlType.VARCHAR, false, false),
+              new ColumnDef("column_type", SqlType.VARCHAR, false, false),
+              new ColumnDef("initial_default", SqlType.VARCHAR, false, false),
+              new ColumnDef("default_value", SqlType.VARCHAR, false, false),
+              new ColumnDef("nulls_allowed", SqlType.BOOLEAN, false, false),
+              new ColumnDef("parent_column", SqlType.BIGINT, false, false),
+              new ColumnDef("default_value_type", SqlType.VARCHAR, false, false),
+              new ColumnDef("default_value_dialect", SqlType.VARCHAR, false, false)));
 
-    /** The table name. */
-    public static final String TABLE = DEF.name();
+  /** The table name. */
+  public static final String TABLE = DEF.name();
 
-    /** The column names in DuckLake's order. */
-    public static final List<String> COLUMNS = DEF.columnNames();
+  /** The column names in DuckLake's order. */
+  public static final List<String> COLUMNS = DEF.columnNames();
 
-    @Override
-    public TableDef def() {
-        return DEF;
-    }
+  @Override
+  public TableDef def() {
+    return DEF;
+  }
 
-    @Override
-    public List<Object> values() {
-        return Arrays.asList(columnId, beginSnapshot, endSnapshot, tableId, columnOrder, columnName, columnType, initialDefault, defaultValue, nullsAllowed, parentColumn, defaultValueType, defaultValueDialect);
-    }
+  @Override
+  public List<Object> values() {
+    return Arrays.asList(
+        columnId,
+        beginSnapshot,
+        endSnapshot,
+        tableId,
+        columnOrder,
+        columnName,
+        columnType,
+        initialDefault,
+        defaultValue,
+        nullsAllowed,
+        parentColumn,
+        defaultValueType,
+        defaultValueDialect);
+  }
 }

@@ -16,35 +16,34 @@ import java.util.List;
  * @param value column value (VARCHAR)
  */
 public record ColumnTagRow(
-        Long tableId,
-        Long columnId,
-        Long beginSnapshot,
-        Long endSnapshot,
-        String key,
-        String value) implements DuckLakeRow {
+    Long tableId, Long columnId, Long beginSnapshot, Long endSnapshot, String key, String value)
+    implements DuckLakeRow {
 
-    /** The table's name and columns, in order. */
-    public static final TableDef DEF = new TableDef("ducklake_column_tag", List.of(
-            new ColumnDef("table_id", SqlType.BIGINT, false, false),
-            new ColumnDef("column_id", SqlType.BIGINT, false, false),
-            new ColumnDef("begin_snapshot", SqlType.BIGINT, false, false),
-            new ColumnDef("end_snapshot", SqlType.BIGINT, false, false),
-            new ColumnDef("key", SqlType.VARCHAR, false, false),
-            new ColumnDef("value", SqlType.VARCHAR, false, false)));
+  /** The table's name and columns, in order. */
+  public static final TableDef DEF =
+      new TableDef(
+          "ducklake_column_tag",
+          List.of(
+              new ColumnDef("table_id", SqlType.BIGINT, false, false),
+              new ColumnDef("column_id", SqlType.BIGINT, false, false),
+              new ColumnDef("begin_snapshot", SqlType.BIGINT, false, false),
+              new ColumnDef("end_snapshot", SqlType.BIGINT, false, false),
+              new ColumnDef("key", SqlType.VARCHAR, false, false),
+              new ColumnDef("value", SqlType.VARCHAR, false, false)));
 
-    /** The table name. */
-    public static final String TABLE = DEF.name();
+  /** The table name. */
+  public static final String TABLE = DEF.name();
 
-    /** The column names in DuckLake's order. */
-    public static final List<String> COLUMNS = DEF.columnNames();
+  /** The column names in DuckLake's order. */
+  public static final List<String> COLUMNS = DEF.columnNames();
 
-    @Override
-    public TableDef def() {
-        return DEF;
-    }
+  @Override
+  public TableDef def() {
+    return DEF;
+  }
 
-    @Override
-    public List<Object> values() {
-        return Arrays.asList(tableId, columnId, beginSnapshot, endSnapshot, key, value);
-    }
+  @Override
+  public List<Object> values() {
+    return Arrays.asList(tableId, columnId, beginSnapshot, endSnapshot, key, value);
+  }
 }

@@ -23,54 +23,71 @@ import java.util.List;
  * @param partialMax column partial_max (BIGINT)
  */
 public record DeleteFileRow(
-        Long deleteFileId,
-        Long tableId,
-        Long beginSnapshot,
-        Long endSnapshot,
-        Long dataFileId,
-        String path,
-        Boolean pathIsRelative,
-        String format,
-        Long deleteCount,
-        Long fileSizeBytes,
-        Long footerSize,
-        String encryptionKey,
-        Long partialMax) implements DuckLakeRow {
+    Long deleteFileId,
+    Long tableId,
+    Long beginSnapshot,
+    Long endSnapshot,
+    Long dataFileId,
+    String path,
+    Boolean pathIsRelative,
+    String format,
+    Long deleteCount,
+    Long fileSizeBytes,
+    Long footerSize,
+    String encryptionKey,
+    Long partialMax)
+    implements DuckLakeRow {
 
-    /** The table's name and columns, in order. */
-    public static final TableDef DEF = new TableDef("ducklake_delete_file", List.of(
-            new ColumnDef("delete_file_id", SqlType.BIGINT, false, true),
-            new ColumnDef("table_id", SqlType.BIGINT, false, false),
-            new ColumnDef("begin_snapshot", SqlType.BIGINT, false, false),
-            new ColumnDef("end_snapshot", SqlType.BIGINT, false, false),
-            new ColumnDef("data_file_id", SqlType.BIGINT, false, false),
-            new ColumnDef("path", SqlType.VARCHAR, false, false),
-            new ColumnDef("path_is_relative", SqlType.BOOLEAN, false, false),
-            new ColumnDef("format", SqlType.VARCHAR, false, false),
-            new ColumnDef("delete_count", SqlType.BIGINT, false, false),
-            new ColumnDef("file_size_bytes", SqlType.BIGINT, false, false),
-            new ColumnDef("footer_size", SqlType.BIGINT, false, false),
-            new ColumnDef("encryption_key", SqlType.VARCHAR, false, false),
-            new ColumnDef("partial_max", SqlType.BIGINT, false, false)));
+  /** The table's name and columns, in order. */
+  public static final TableDef DEF =
+      new TableDef(
+          "ducklake_delete_file",
+          List.of(
+              new ColumnDef("delete_file_id", SqlType.BIGINT, false, true),
+              new ColumnDef("table_id", SqlType.BIGINT, false, false),
+              new ColumnDef("begin_snapshot", SqlType.BIGINT, false, false),
+              new ColumnDef("end_snapshot", SqlType.BIGINT, false, false),
+              new ColumnDef("data_file_id", SqlType.BIGINT, false, false),
+              new ColumnDef("path", SqlType.VARCHAR, false, false),
+              new ColumnDef("path_is_relative", SqlType.BOOLEAN, false, false),
+              new ColumnDef("format", SqlType.VARCHAR, false, false),
+              new ColumnDef("delete_count", SqlType.BIGINT, false, false),
+              new ColumnDef("file_size_bytes", SqlType.BIGINT, false, false),
+              new ColumnDef("footer_size", SqlType.BIGINT, false, false),
+              new ColumnDef("encryption_key", SqlType.VARCHAR, false, false),
+              new ColumnDef("partial_max", SqlType.BIGINT, false, false)));
 
-    /** The table name. */
-    public static final String TABLE = DEF.name();
+  /** The table name. */
+  public static final String TABLE = DEF.name();
 
-    /** The column names in DuckLake's order. */
-    public static final List<String> COLUMNS = DEF.columnNames();
+  /** The column names in DuckLake's order. */
+  public static final List<String> COLUMNS = DEF.columnNames();
 
-    /** Checks the columns DuckLake declares NOT NULL or PRIMARY KEY. */
-    public DeleteFileRow {
-        java.util.Objects.requireNonNull(deleteFileId, "delete_file_id");
-    }
+  /** Checks the columns DuckLake declares NOT NULL or PRIMARY KEY. */
+  public DeleteFileRow {
+    java.util.Objects.requireNonNull(deleteFileId, "delete_file_id");
+  }
 
-    @Override
-    public TableDef def() {
-        return DEF;
-    }
+  @Override
+  public TableDef def() {
+    return DEF;
+  }
 
-    @Override
-    public List<Object> values() {
-        return Arrays.asList(deleteFileId, tableId, beginSnapshot, endSnapshot, dataFileId, path, pathIsRelative, format, deleteCount, fileSizeBytes, footerSize, encryptionKey, partialMax);
-    }
+  @Override
+  public List<Object> values() {
+    return Arrays.asList(
+        deleteFileId,
+        tableId,
+        beginSnapshot,
+        endSnapshot,
+        dataFileId,
+        path,
+        pathIsRelative,
+        format,
+        deleteCount,
+        fileSizeBytes,
+        footerSize,
+        encryptionKey,
+        partialMax);
+  }
 }

@@ -20,43 +20,57 @@ import java.util.List;
  * @param extraStats column extra_stats (VARCHAR)
  */
 public record FileColumnStatsRow(
-        Long dataFileId,
-        Long tableId,
-        Long columnId,
-        Long columnSizeBytes,
-        Long valueCount,
-        Long nullCount,
-        String minValue,
-        String maxValue,
-        Boolean containsNan,
-        String extraStats) implements DuckLakeRow {
+    Long dataFileId,
+    Long tableId,
+    Long columnId,
+    Long columnSizeBytes,
+    Long valueCount,
+    Long nullCount,
+    String minValue,
+    String maxValue,
+    Boolean containsNan,
+    String extraStats)
+    implements DuckLakeRow {
 
-    /** The table's name and columns, in order. */
-    public static final TableDef DEF = new TableDef("ducklake_file_column_stats", List.of(
-            new ColumnDef("data_file_id", SqlType.BIGINT, false, false),
-            new ColumnDef("table_id", SqlType.BIGINT, false, false),
-            new ColumnDef("column_id", SqlType.BIGINT, false, false),
-            new ColumnDef("column_size_bytes", SqlType.BIGINT, false, false),
-            new ColumnDef("value_count", SqlType.BIGINT, false, false),
-            new ColumnDef("null_count", SqlType.BIGINT, false, false),
-            new ColumnDef("min_value", SqlType.VARCHAR, false, false),
-            new ColumnDef("max_value", SqlType.VARCHAR, false, false),
-            new ColumnDef("contains_nan", SqlType.BOOLEAN, false, false),
-            new ColumnDef("extra_stats", SqlType.VARCHAR, false, false)));
+  /** The table's name and columns, in order. */
+  public static final TableDef DEF =
+      new TableDef(
+          "ducklake_file_column_stats",
+          List.of(
+              new ColumnDef("data_file_id", SqlType.BIGINT, false, false),
+              new ColumnDef("table_id", SqlType.BIGINT, false, false),
+              new ColumnDef("column_id", SqlType.BIGINT, false, false),
+              new ColumnDef("column_size_bytes", SqlType.BIGINT, false, false),
+              new ColumnDef("value_count", SqlType.BIGINT, false, false),
+              new ColumnDef("null_count", SqlType.BIGINT, false, false),
+              new ColumnDef("min_value", SqlType.VARCHAR, false, false),
+              new ColumnDef("max_value", SqlType.VARCHAR, false, false),
+              new ColumnDef("contains_nan", SqlType.BOOLEAN, false, false),
+              new ColumnDef("extra_stats", SqlType.VARCHAR, false, false)));
 
-    /** The table name. */
-    public static final String TABLE = DEF.name();
+  /** The table name. */
+  public static final String TABLE = DEF.name();
 
-    /** The column names in DuckLake's order. */
-    public static final List<String> COLUMNS = DEF.columnNames();
+  /** The column names in DuckLake's order. */
+  public static final List<String> COLUMNS = DEF.columnNames();
 
-    @Override
-    public TableDef def() {
-        return DEF;
-    }
+  @Override
+  public TableDef def() {
+    return DEF;
+  }
 
-    @Override
-    public List<Object> values() {
-        return Arrays.asList(dataFileId, tableId, columnId, columnSizeBytes, valueCount, nullCount, minValue, maxValue, containsNan, extraStats);
-    }
+  @Override
+  public List<Object> values() {
+    return Arrays.asList(
+        dataFileId,
+        tableId,
+        columnId,
+        columnSizeBytes,
+        valueCount,
+        nullCount,
+        minValue,
+        maxValue,
+        containsNan,
+        extraStats);
+  }
 }

@@ -14,31 +14,32 @@ import java.util.List;
  * @param partitionValue column partition_value (VARCHAR)
  */
 public record FilePartitionValueRow(
-        Long dataFileId,
-        Long tableId,
-        Long partitionKeyIndex,
-        String partitionValue) implements DuckLakeRow {
+    Long dataFileId, Long tableId, Long partitionKeyIndex, String partitionValue)
+    implements DuckLakeRow {
 
-    /** The table's name and columns, in order. */
-    public static final TableDef DEF = new TableDef("ducklake_file_partition_value", List.of(
-            new ColumnDef("data_file_id", SqlType.BIGINT, false, false),
-            new ColumnDef("table_id", SqlType.BIGINT, false, false),
-            new ColumnDef("partition_key_index", SqlType.BIGINT, false, false),
-            new ColumnDef("partition_value", SqlType.VARCHAR, false, false)));
+  /** The table's name and columns, in order. */
+  public static final TableDef DEF =
+      new TableDef(
+          "ducklake_file_partition_value",
+          List.of(
+              new ColumnDef("data_file_id", SqlType.BIGINT, false, false),
+              new ColumnDef("table_id", SqlType.BIGINT, false, false),
+              new ColumnDef("partition_key_index", SqlType.BIGINT, false, false),
+              new ColumnDef("partition_value", SqlType.VARCHAR, false, false)));
 
-    /** The table name. */
-    public static final String TABLE = DEF.name();
+  /** The table name. */
+  public static final String TABLE = DEF.name();
 
-    /** The column names in DuckLake's order. */
-    public static final List<String> COLUMNS = DEF.columnNames();
+  /** The column names in DuckLake's order. */
+  public static final List<String> COLUMNS = DEF.columnNames();
 
-    @Override
-    public TableDef def() {
-        return DEF;
-    }
+  @Override
+  public TableDef def() {
+    return DEF;
+  }
 
-    @Override
-    public List<Object> values() {
-        return Arrays.asList(dataFileId, tableId, partitionKeyIndex, partitionValue);
-    }
+  @Override
+  public List<Object> values() {
+    return Arrays.asList(dataFileId, tableId, partitionKeyIndex, partitionValue);
+  }
 }

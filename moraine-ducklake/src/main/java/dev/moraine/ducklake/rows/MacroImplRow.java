@@ -14,34 +14,33 @@ import java.util.List;
  * @param sql column sql (VARCHAR)
  * @param type column type (VARCHAR)
  */
-public record MacroImplRow(
-        Long macroId,
-        Long implId,
-        String dialect,
-        String sql,
-        String type) implements DuckLakeRow {
+public record MacroImplRow(Long macroId, Long implId, String dialect, String sql, String type)
+    implements DuckLakeRow {
 
-    /** The table's name and columns, in order. */
-    public static final TableDef DEF = new TableDef("ducklake_macro_impl", List.of(
-            new ColumnDef("macro_id", SqlType.BIGINT, false, false),
-            new ColumnDef("impl_id", SqlType.BIGINT, false, false),
-            new ColumnDef("dialect", SqlType.VARCHAR, false, false),
-            new ColumnDef("sql", SqlType.VARCHAR, false, false),
-            new ColumnDef("type", SqlType.VARCHAR, false, false)));
+  /** The table's name and columns, in order. */
+  public static final TableDef DEF =
+      new TableDef(
+          "ducklake_macro_impl",
+          List.of(
+              new ColumnDef("macro_id", SqlType.BIGINT, false, false),
+              new ColumnDef("impl_id", SqlType.BIGINT, false, false),
+              new ColumnDef("dialect", SqlType.VARCHAR, false, false),
+              new ColumnDef("sql", SqlType.VARCHAR, false, false),
+              new ColumnDef("type", SqlType.VARCHAR, false, false)));
 
-    /** The table name. */
-    public static final String TABLE = DEF.name();
+  /** The table name. */
+  public static final String TABLE = DEF.name();
 
-    /** The column names in DuckLake's order. */
-    public static final List<String> COLUMNS = DEF.columnNames();
+  /** The column names in DuckLake's order. */
+  public static final List<String> COLUMNS = DEF.columnNames();
 
-    @Override
-    public TableDef def() {
-        return DEF;
-    }
+  @Override
+  public TableDef def() {
+    return DEF;
+  }
 
-    @Override
-    public List<Object> values() {
-        return Arrays.asList(macroId, implId, dialect, sql, type);
-    }
+  @Override
+  public List<Object> values() {
+    return Arrays.asList(macroId, implId, dialect, sql, type);
+  }
 }

@@ -15,33 +15,33 @@ import java.util.List;
  * @param endSnapshot column end_snapshot (BIGINT)
  */
 public record MacroRow(
-        Long schemaId,
-        Long macroId,
-        String macroName,
-        Long beginSnapshot,
-        Long endSnapshot) implements DuckLakeRow {
+    Long schemaId, Long macroId, String macroName, Long beginSnapshot, Long endSnapshot)
+    implements DuckLakeRow {
 
-    /** The table's name and columns, in order. */
-    public static final TableDef DEF = new TableDef("ducklake_macro", List.of(
-            new ColumnDef("schema_id", SqlType.BIGINT, false, false),
-            new ColumnDef("macro_id", SqlType.BIGINT, false, false),
-            new ColumnDef("macro_name", SqlType.VARCHAR, false, false),
-            new ColumnDef("begin_snapshot", SqlType.BIGINT, false, false),
-            new ColumnDef("end_snapshot", SqlType.BIGINT, false, false)));
+  /** The table's name and columns, in order. */
+  public static final TableDef DEF =
+      new TableDef(
+          "ducklake_macro",
+          List.of(
+              new ColumnDef("schema_id", SqlType.BIGINT, false, false),
+              new ColumnDef("macro_id", SqlType.BIGINT, false, false),
+              new ColumnDef("macro_name", SqlType.VARCHAR, false, false),
+              new ColumnDef("begin_snapshot", SqlType.BIGINT, false, false),
+              new ColumnDef("end_snapshot", SqlType.BIGINT, false, false)));
 
-    /** The table name. */
-    public static final String TABLE = DEF.name();
+  /** The table name. */
+  public static final String TABLE = DEF.name();
 
-    /** The column names in DuckLake's order. */
-    public static final List<String> COLUMNS = DEF.columnNames();
+  /** The column names in DuckLake's order. */
+  public static final List<String> COLUMNS = DEF.columnNames();
 
-    @Override
-    public TableDef def() {
-        return DEF;
-    }
+  @Override
+  public TableDef def() {
+    return DEF;
+  }
 
-    @Override
-    public List<Object> values() {
-        return Arrays.asList(schemaId, macroId, macroName, beginSnapshot, endSnapshot);
-    }
+  @Override
+  public List<Object> values() {
+    return Arrays.asList(schemaId, macroId, macroName, beginSnapshot, endSnapshot);
+  }
 }

@@ -15,33 +15,33 @@ import java.util.List;
  * @param transform column transform (VARCHAR)
  */
 public record PartitionColumnRow(
-        Long partitionId,
-        Long tableId,
-        Long partitionKeyIndex,
-        Long columnId,
-        String transform) implements DuckLakeRow {
+    Long partitionId, Long tableId, Long partitionKeyIndex, Long columnId, String transform)
+    implements DuckLakeRow {
 
-    /** The table's name and columns, in order. */
-    public static final TableDef DEF = new TableDef("ducklake_partition_column", List.of(
-            new ColumnDef("partition_id", SqlType.BIGINT, false, false),
-            new ColumnDef("table_id", SqlType.BIGINT, false, false),
-            new ColumnDef("partition_key_index", SqlType.BIGINT, false, false),
-            new ColumnDef("column_id", SqlType.BIGINT, false, false),
-            new ColumnDef("transform", SqlType.VARCHAR, false, false)));
+  /** The table's name and columns, in order. */
+  public static final TableDef DEF =
+      new TableDef(
+          "ducklake_partition_column",
+          List.of(
+              new ColumnDef("partition_id", SqlType.BIGINT, false, false),
+              new ColumnDef("table_id", SqlType.BIGINT, false, false),
+              new ColumnDef("partition_key_index", SqlType.BIGINT, false, false),
+              new ColumnDef("column_id", SqlType.BIGINT, false, false),
+              new ColumnDef("transform", SqlType.VARCHAR, false, false)));
 
-    /** The table name. */
-    public static final String TABLE = DEF.name();
+  /** The table name. */
+  public static final String TABLE = DEF.name();
 
-    /** The column names in DuckLake's order. */
-    public static final List<String> COLUMNS = DEF.columnNames();
+  /** The column names in DuckLake's order. */
+  public static final List<String> COLUMNS = DEF.columnNames();
 
-    @Override
-    public TableDef def() {
-        return DEF;
-    }
+  @Override
+  public TableDef def() {
+    return DEF;
+  }
 
-    @Override
-    public List<Object> values() {
-        return Arrays.asList(partitionId, tableId, partitionKeyIndex, columnId, transform);
-    }
+  @Override
+  public List<Object> values() {
+    return Arrays.asList(partitionId, tableId, partitionKeyIndex, columnId, transform);
+  }
 }

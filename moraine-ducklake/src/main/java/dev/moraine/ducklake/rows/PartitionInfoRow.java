@@ -13,32 +13,32 @@ import java.util.List;
  * @param beginSnapshot column begin_snapshot (BIGINT)
  * @param endSnapshot column end_snapshot (BIGINT)
  */
-public record PartitionInfoRow(
-        Long partitionId,
-        Long tableId,
-        Long beginSnapshot,
-        Long endSnapshot) implements DuckLakeRow {
+public record PartitionInfoRow(Long partitionId, Long tableId, Long beginSnapshot, Long endSnapshot)
+    implements DuckLakeRow {
 
-    /** The table's name and columns, in order. */
-    public static final TableDef DEF = new TableDef("ducklake_partition_info", List.of(
-            new ColumnDef("partition_id", SqlType.BIGINT, false, false),
-            new ColumnDef("table_id", SqlType.BIGINT, false, false),
-            new ColumnDef("begin_snapshot", SqlType.BIGINT, false, false),
-            new ColumnDef("end_snapshot", SqlType.BIGINT, false, false)));
+  /** The table's name and columns, in order. */
+  public static final TableDef DEF =
+      new TableDef(
+          "ducklake_partition_info",
+          List.of(
+              new ColumnDef("partition_id", SqlType.BIGINT, false, false),
+              new ColumnDef("table_id", SqlType.BIGINT, false, false),
+              new ColumnDef("begin_snapshot", SqlType.BIGINT, false, false),
+              new ColumnDef("end_snapshot", SqlType.BIGINT, false, false)));
 
-    /** The table name. */
-    public static final String TABLE = DEF.name();
+  /** The table name. */
+  public static final String TABLE = DEF.name();
 
-    /** The column names in DuckLake's order. */
-    public static final List<String> COLUMNS = DEF.columnNames();
+  /** The column names in DuckLake's order. */
+  public static final List<String> COLUMNS = DEF.columnNames();
 
-    @Override
-    public TableDef def() {
-        return DEF;
-    }
+  @Override
+  public TableDef def() {
+    return DEF;
+  }
 
-    @Override
-    public List<Object> values() {
-        return Arrays.asList(partitionId, tableId, beginSnapshot, endSnapshot);
-    }
+  @Override
+  public List<Object> values() {
+    return Arrays.asList(partitionId, tableId, beginSnapshot, endSnapshot);
+  }
 }

@@ -18,42 +18,47 @@ import java.util.UUID;
  * @param pathIsRelative column path_is_relative (BOOLEAN)
  */
 public record SchemaRow(
-        Long schemaId,
-        UUID schemaUuid,
-        Long beginSnapshot,
-        Long endSnapshot,
-        String schemaName,
-        String path,
-        Boolean pathIsRelative) implements DuckLakeRow {
+    Long schemaId,
+    UUID schemaUuid,
+    Long beginSnapshot,
+    Long endSnapshot,
+    String schemaName,
+    String path,
+    Boolean pathIsRelative)
+    implements DuckLakeRow {
 
-    /** The table's name and columns, in order. */
-    public static final TableDef DEF = new TableDef("ducklake_schema", List.of(
-            new ColumnDef("schema_id", SqlType.BIGINT, false, true),
-            new ColumnDef("schema_uuid", SqlType.UUID, false, false),
-            new ColumnDef("begin_snapshot", SqlType.BIGINT, false, false),
-            new ColumnDef("end_snapshot", SqlType.BIGINT, false, false),
-            new ColumnDef("schema_name", SqlType.VARCHAR, false, false),
-            new ColumnDef("path", SqlType.VARCHAR, false, false),
-            new ColumnDef("path_is_relative", SqlType.BOOLEAN, false, false)));
+  /** The table's name and columns, in order. */
+  public static final TableDef DEF =
+      new TableDef(
+          "ducklake_schema",
+          List.of(
+              new ColumnDef("schema_id", SqlType.BIGINT, false, true),
+              new ColumnDef("schema_uuid", SqlType.UUID, false, false),
+              new ColumnDef("begin_snapshot", SqlType.BIGINT, false, false),
+              new ColumnDef("end_snapshot", SqlType.BIGINT, false, false),
+              new ColumnDef("schema_name", SqlType.VARCHAR, false, false),
+              new ColumnDef("path", SqlType.VARCHAR, false, false),
+              new ColumnDef("path_is_relative", SqlType.BOOLEAN, false, false)));
 
-    /** The table name. */
-    public static final String TABLE = DEF.name();
+  /** The table name. */
+  public static final String TABLE = DEF.name();
 
-    /** The column names in DuckLake's order. */
-    public static final List<String> COLUMNS = DEF.columnNames();
+  /** The column names in DuckLake's order. */
+  public static final List<String> COLUMNS = DEF.columnNames();
 
-    /** Checks the columns DuckLake declares NOT NULL or PRIMARY KEY. */
-    public SchemaRow {
-        java.util.Objects.requireNonNull(schemaId, "schema_id");
-    }
+  /** Checks the columns DuckLake declares NOT NULL or PRIMARY KEY. */
+  public SchemaRow {
+    java.util.Objects.requireNonNull(schemaId, "schema_id");
+  }
 
-    @Override
-    public TableDef def() {
-        return DEF;
-    }
+  @Override
+  public TableDef def() {
+    return DEF;
+  }
 
-    @Override
-    public List<Object> values() {
-        return Arrays.asList(schemaId, schemaUuid, beginSnapshot, endSnapshot, schemaName, path, pathIsRelative);
-    }
+  @Override
+  public List<Object> values() {
+    return Arrays.asList(
+        schemaId, schemaUuid, beginSnapshot, endSnapshot, schemaName, path, pathIsRelative);
+  }
 }

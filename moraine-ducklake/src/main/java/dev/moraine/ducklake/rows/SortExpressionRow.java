@@ -17,37 +17,42 @@ import java.util.List;
  * @param nullOrder column null_order (VARCHAR)
  */
 public record SortExpressionRow(
-        Long sortId,
-        Long tableId,
-        Long sortKeyIndex,
-        String expression,
-        String dialect,
-        String sortDirection,
-        String nullOrder) implements DuckLakeRow {
+    Long sortId,
+    Long tableId,
+    Long sortKeyIndex,
+    String expression,
+    String dialect,
+    String sortDirection,
+    String nullOrder)
+    implements DuckLakeRow {
 
-    /** The table's name and columns, in order. */
-    public static final TableDef DEF = new TableDef("ducklake_sort_expression", List.of(
-            new ColumnDef("sort_id", SqlType.BIGINT, false, false),
-            new ColumnDef("table_id", SqlType.BIGINT, false, false),
-            new ColumnDef("sort_key_index", SqlType.BIGINT, false, false),
-            new ColumnDef("expression", SqlType.VARCHAR, false, false),
-            new ColumnDef("dialect", SqlType.VARCHAR, false, false),
-            new ColumnDef("sort_direction", SqlType.VARCHAR, false, false),
-            new ColumnDef("null_order", SqlType.VARCHAR, false, false)));
+  /** The table's name and columns, in order. */
+  public static final TableDef DEF =
+      new TableDef(
+          "ducklake_sort_expression",
+          List.of(
+              new ColumnDef("sort_id", SqlType.BIGINT, false, false),
+              new ColumnDef("table_id", SqlType.BIGINT, false, false),
+              new ColumnDef("sort_key_index", SqlType.BIGINT, false, false),
+              new ColumnDef("expression", SqlType.VARCHAR, false, false),
+              new ColumnDef("dialect", SqlType.VARCHAR, false, false),
+              new ColumnDef("sort_direction", SqlType.VARCHAR, false, false),
+              new ColumnDef("null_order", SqlType.VARCHAR, false, false)));
 
-    /** The table name. */
-    public static final String TABLE = DEF.name();
+  /** The table name. */
+  public static final String TABLE = DEF.name();
 
-    /** The column names in DuckLake's order. */
-    public static final List<String> COLUMNS = DEF.columnNames();
+  /** The column names in DuckLake's order. */
+  public static final List<String> COLUMNS = DEF.columnNames();
 
-    @Override
-    public TableDef def() {
-        return DEF;
-    }
+  @Override
+  public TableDef def() {
+    return DEF;
+  }
 
-    @Override
-    public List<Object> values() {
-        return Arrays.asList(sortId, tableId, sortKeyIndex, expression, dialect, sortDirection, nullOrder);
-    }
+  @Override
+  public List<Object> values() {
+    return Arrays.asList(
+        sortId, tableId, sortKeyIndex, expression, dialect, sortDirection, nullOrder);
+  }
 }

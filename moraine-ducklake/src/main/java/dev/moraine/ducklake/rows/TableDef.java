@@ -12,26 +12,31 @@ import java.util.stream.Collectors;
  * @param columns the columns in order
  */
 public record TableDef(String name, List<ColumnDef> columns) {
-    /** Copies the column list. */
-    public TableDef {
-        Objects.requireNonNull(name, "name");
-        columns = List.copyOf(columns);
-    }
+  /** Copies the column list. */
+  public TableDef {
+    Objects.requireNonNull(name, "name");
+    columns = List.copyOf(columns);
+  }
 
-    /** The column names in order. */
-    public List<String> columnNames() {
-        return columns.stream().map(ColumnDef::name).toList();
-    }
+  /** The column names in order. */
+  public List<String> columnNames() {
+    return columns.stream().map(ColumnDef::name).toList();
+  }
 
-    /** {@code SELECT c1, c2, ... FROM <prefix><name>}: reads the columns in order. */
-    public String selectSql(String qualifier) {
-        String prefix = qualifier == null || qualifier.isEmpty() ? "" : qualifier + '.';
-        return "SELECT " + String.join(", ", columnNames()) + " FROM " + prefix + name;
-    }
+  /** {@code SELECT c1, c2, ... FROM <prefix><name>}: reads the columns in order. */
+  public String selectSql(String qualifier) {
+    String prefix = qualifier == null || qualifier.isEmpty() ? "" : qualifier + '.';
+    return "SELECT " + String.join(", ", columnNames()) + " FROM " + prefix + name;
+  }
 
-    /** The CREATE TABLE statement DuckLake 1.0 uses for a fresh catalog (without a catalog qualifier). */
-    public String createSql() {
-        return "CREATE TABLE " + name + '('
-                + columns.stream().map(ColumnDef::ddl).collect(Collectors.joining(", ")) + ");";
-    }
+  /**
+   * The CREATE TABLE statement DuckLake 1.0 uses for a fresh catalog (without a catalog qualifier).
+   */
+  public String createSql() {
+    return "CREATE TABLE "
+        + name
+        + '('
+        + columns.stream().map(ColumnDef::ddl).collect(Collectors.joining(", "))
+        + ");";
+  }
 }

@@ -5,7 +5,8 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * A row of {@code ducklake_table}: One version of a table (a rename closes the old row and opens a new one).
+ * A row of {@code ducklake_table}: One version of a table (a rename closes the old row and opens a
+ * new one).
  *
  * <p>Components are in DuckLake's column order; a null component is SQL NULL.
  *
@@ -19,39 +20,44 @@ import java.util.UUID;
  * @param pathIsRelative column path_is_relative (BOOLEAN)
  */
 public record TableRow(
-        Long tableId,
-        UUID tableUuid,
-        Long beginSnapshot,
-        Long endSnapshot,
-        Long schemaId,
-        String tableName,
-        String path,
-        Boolean pathIsRelative) implements DuckLakeRow {
+    Long tableId,
+    UUID tableUuid,
+    Long beginSnapshot,
+    Long endSnapshot,
+    Long schemaId,
+    String tableName,
+    String path,
+    Boolean pathIsRelative)
+    implements DuckLakeRow {
 
-    /** The table's name and columns, in order. */
-    public static final TableDef DEF = new TableDef("ducklake_table", List.of(
-            new ColumnDef("table_id", SqlType.BIGINT, false, false),
-            new ColumnDef("table_uuid", SqlType.UUID, false, false),
-            new ColumnDef("begin_snapshot", SqlType.BIGINT, false, false),
-            new ColumnDef("end_snapshot", SqlType.BIGINT, false, false),
-            new ColumnDef("schema_id", SqlType.BIGINT, false, false),
-            new ColumnDef("table_name", SqlType.VARCHAR, false, false),
-            new ColumnDef("path", SqlType.VARCHAR, false, false),
-            new ColumnDef("path_is_relative", SqlType.BOOLEAN, false, false)));
+  /** The table's name and columns, in order. */
+  public static final TableDef DEF =
+      new TableDef(
+          "ducklake_table",
+          List.of(
+              new ColumnDef("table_id", SqlType.BIGINT, false, false),
+              new ColumnDef("table_uuid", SqlType.UUID, false, false),
+              new ColumnDef("begin_snapshot", SqlType.BIGINT, false, false),
+              new ColumnDef("end_snapshot", SqlType.BIGINT, false, false),
+              new ColumnDef("schema_id", SqlType.BIGINT, false, false),
+              new ColumnDef("table_name", SqlType.VARCHAR, false, false),
+              new ColumnDef("path", SqlType.VARCHAR, false, false),
+              new ColumnDef("path_is_relative", SqlType.BOOLEAN, false, false)));
 
-    /** The table name. */
-    public static final String TABLE = DEF.name();
+  /** The table name. */
+  public static final String TABLE = DEF.name();
 
-    /** The column names in DuckLake's order. */
-    public static final List<String> COLUMNS = DEF.columnNames();
+  /** The column names in DuckLake's order. */
+  public static final List<String> COLUMNS = DEF.columnNames();
 
-    @Override
-    public TableDef def() {
-        return DEF;
-    }
+  @Override
+  public TableDef def() {
+    return DEF;
+  }
 
-    @Override
-    public List<Object> values() {
-        return Arrays.asList(tableId, tableUuid, beginSnapshot, endSnapshot, schemaId, tableName, path, pathIsRelative);
-    }
+  @Override
+  public List<Object> values() {
+    return Arrays.asList(
+        tableId, tableUuid, beginSnapshot, endSnapshot, schemaId, tableName, path, pathIsRelative);
+  }
 }

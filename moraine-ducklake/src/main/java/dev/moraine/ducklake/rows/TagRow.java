@@ -14,34 +14,33 @@ import java.util.List;
  * @param key column key (VARCHAR)
  * @param value column value (VARCHAR)
  */
-public record TagRow(
-        Long objectId,
-        Long beginSnapshot,
-        Long endSnapshot,
-        String key,
-        String value) implements DuckLakeRow {
+public record TagRow(Long objectId, Long beginSnapshot, Long endSnapshot, String key, String value)
+    implements DuckLakeRow {
 
-    /** The table's name and columns, in order. */
-    public static final TableDef DEF = new TableDef("ducklake_tag", List.of(
-            new ColumnDef("object_id", SqlType.BIGINT, false, false),
-            new ColumnDef("begin_snapshot", SqlType.BIGINT, false, false),
-            new ColumnDef("end_snapshot", SqlType.BIGINT, false, false),
-            new ColumnDef("key", SqlType.VARCHAR, false, false),
-            new ColumnDef("value", SqlType.VARCHAR, false, false)));
+  /** The table's name and columns, in order. */
+  public static final TableDef DEF =
+      new TableDef(
+          "ducklake_tag",
+          List.of(
+              new ColumnDef("object_id", SqlType.BIGINT, false, false),
+              new ColumnDef("begin_snapshot", SqlType.BIGINT, false, false),
+              new ColumnDef("end_snapshot", SqlType.BIGINT, false, false),
+              new ColumnDef("key", SqlType.VARCHAR, false, false),
+              new ColumnDef("value", SqlType.VARCHAR, false, false)));
 
-    /** The table name. */
-    public static final String TABLE = DEF.name();
+  /** The table name. */
+  public static final String TABLE = DEF.name();
 
-    /** The column names in DuckLake's order. */
-    public static final List<String> COLUMNS = DEF.columnNames();
+  /** The column names in DuckLake's order. */
+  public static final List<String> COLUMNS = DEF.columnNames();
 
-    @Override
-    public TableDef def() {
-        return DEF;
-    }
+  @Override
+  public TableDef def() {
+    return DEF;
+  }
 
-    @Override
-    public List<Object> values() {
-        return Arrays.asList(objectId, beginSnapshot, endSnapshot, key, value);
-    }
+  @Override
+  public List<Object> values() {
+    return Arrays.asList(objectId, beginSnapshot, endSnapshot, key, value);
+  }
 }

@@ -16,10 +16,14 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class ConflictMatrixRowsTest {
 
-    private static final SchemaIdentities SCHEMAS = SchemaIdentities.of(Map.of(1L, "main", 2L, "Sales"));
+  private static final SchemaIdentities SCHEMAS =
+      SchemaIdentities.of(Map.of(1L, "main", 2L, "Sales"));
 
-    @ParameterizedTest(name = "[{index}] {0} after {1} -> {2}")
-    @CsvSource(delimiter = '|', quoteCharacter = '\'', value = {
+  @ParameterizedTest(name = "[{index}] {0} after {1} -> {2}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '\'',
+      value = {
         // created_schema: same name, case-insensitive
         "created_schema:\"s\"|created_schema:\"s\"|CONFLICT|files",
         "created_schema:\"s\"|created_schema:\"S\"|CONFLICT|files",
@@ -84,29 +88,34 @@ class ConflictMatrixRowsTest {
         "inserted_into_table:3|frobnicate:3|CONFLICT|files",
         "frobnicate:3|inserted_into_table:4|CONFLICT|files",
         "inserted_into_table:3|'inserted_into_table:9,future_kind:\"x\"'|CONFLICT|files",
-    })
-    void check_row(String mine, String since, String expected, String facts) {
-        DeleteTargets targets = switch (facts) {
-            case "files" -> DeleteTargets.of(Set.of(10L, 11L), Set.of(11L));
-            case "files-disjoint" -> DeleteTargets.of(Set.of(10L, 11L), Set.of(12L));
-            default -> DeleteTargets.unknown();
+      })
+  void check_row(String mine, String since, String expected, String facts) {
+    DeleteTargets targets =
+        switch (facts) {
+          case "files" -> DeleteTargets.of(Set.of(10L, 11L), Set.of(11L));
+          case "files-disjoint" -> DeleteTargets.of(Set.of(10L, 11L), Set.of(12L));
+          default -> DeleteTargets.unknown();
         };
-        ConflictVerdict verdict = ConflictMatrix.check(ChangesMade.parse(mine), ChangesMade.parse(since),
-                targets, SCHEMAS);
-        assertEquals(expected, verdict.isConflict() ? "CONFLICT" : "BENIGN", verdict.describe());
-    }
+    ConflictVerdict verdict =
+        ConflictMatrix.check(ChangesMade.parse(mine), ChangesMade.parse(since), targets, SCHEMAS);
+    assertEquals(expected, verdict.isConflict() ? "CONFLICT" : "BENIGN", verdict.describe());
+  }
 
-    @ParameterizedTest(name = "[{index}] unknown schemas: {0} after {1} -> {2}")
-    @CsvSource(delimiter = '|', quoteCharacter = '\'', value = {
+  @ParameterizedTest(name = "[{index}] unknown schemas: {0} after {1} -> {2}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '\'',
+      value = {
         "dropped_schema:2|created_table:\"main\".\"t\"|CONFLICT",
         "dropped_schema:2|created_scalar_macro:\"main\".\"t\"|BENIGN",
         "created_table:\"main\".\"t\"|dropped_schema:7|CONFLICT",
         "'created_schema:\"n\",created_table:\"N\".\"t\"'|dropped_schema:7|BENIGN",
         "created_table:\"main\".\"t\"|created_table:\"main\".\"u\"|BENIGN",
-    })
-    void check_unknownSchemaIdentities_isConservative(String mine, String since, String expected) {
-        ConflictVerdict verdict = ConflictMatrix.check(ChangesMade.parse(mine), ChangesMade.parse(since),
-                DeleteTargets.unknown());
-        assertEquals(expected, verdict.isConflict() ? "CONFLICT" : "BENIGN", verdict.describe());
-    }
+      })
+  void check_unknownSchemaIdentities_isConservative(String mine, String since, String expected) {
+    ConflictVerdict verdict =
+        ConflictMatrix.check(
+            ChangesMade.parse(mine), ChangesMade.parse(since), DeleteTargets.unknown());
+    assertEquals(expected, verdict.isConflict() ? "CONFLICT" : "BENIGN", verdict.describe());
+  }
 }

@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The object store under the S3 suite must honour the conditional writes SlateDB relies on for
- * its manifest: create-only ({@code If-None-Match: *}) and compare-and-swap ({@code If-Match}),
- * refusing with 412 Precondition Failed. Checked here with plain signed HTTP requests, so a
- * failure points at the endpoint, not at the store binding.
+ * The object store under the S3 suite must honour the conditional writes SlateDB relies on for its
+ * manifest: create-only ({@code If-None-Match: *}) and compare-and-swap ({@code If-Match}),
+ * refusing with 412 Precondition Failed. Checked here with plain signed HTTP requests, so a failure
+ * points at the endpoint, not at the store binding.
  */
 @ExtendWith(S3FixtureExtension.class)
 class S3ConditionalWriteTest {

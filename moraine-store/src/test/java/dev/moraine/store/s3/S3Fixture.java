@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>By default it starts S3Proxy inside the test JVM, listening on a free port of 127.0.0.1,
  * backed by a directory under the system temp directory ({@code filesystem} backend) or by memory
- * ({@code transient}), signs with AWS V2 or V4 using fixed test credentials, and creates one bucket.
- * {@link #close()} stops the proxy and removes the directory.
+ * ({@code transient}), signs with AWS V2 or V4 using fixed test credentials, and creates one
+ * bucket. {@link #close()} stops the proxy and removes the directory.
  *
  * <p>When the system property {@code moraine.s3.endpoint} is set, nothing is started: the tests run
  * against that endpoint, in a bucket that must already exist. Properties:

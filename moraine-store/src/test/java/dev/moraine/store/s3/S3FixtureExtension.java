@@ -5,8 +5,8 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * Gives tests an {@link S3Fixture}: one per test run, started on first use and stopped when the
- * run ends (it lives in the root context's store, so every test class shares it).
+ * Gives tests an {@link S3Fixture}: one per test run, started on first use and stopped when the run
+ * ends (it lives in the root context's store, so every test class shares it).
  *
  * <p>Resolves parameters of type {@link S3Fixture} (the shared fixture) and {@link S3Location} (a
  * fresh location under the run's prefix, named after the test). Use it with
@@ -37,8 +37,7 @@ public final class S3FixtureExtension implements ParameterResolver {
     if (parameter.getParameter().getType() == S3Fixture.class) {
       return fixture;
     }
-    String label =
-        context.getTestMethod().map(m -> m.getName()).orElseGet(context::getDisplayName);
+    String label = context.getTestMethod().map(m -> m.getName()).orElseGet(context::getDisplayName);
     return fixture.newLocation(label);
   }
 }

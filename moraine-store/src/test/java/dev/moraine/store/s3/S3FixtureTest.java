@@ -85,8 +85,7 @@ class S3FixtureTest {
   @Test
   void locationsNestAndEncodeKeys() {
     S3Location base =
-        new S3Location(
-            URI.create("http://127.0.0.1:1/"), "b", "/p/", "us-east-1", "a", "s", true);
+        new S3Location(URI.create("http://127.0.0.1:1/"), "b", "/p/", "us-east-1", "a", "s", true);
     assertEquals("p", base.prefix());
     assertEquals("p/c/d", base.child("c/d/").prefix());
     assertEquals("p/x y", base.objectKey("/x y"));

@@ -15,8 +15,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A few signed S3 calls over {@link HttpClient}, scoped to one {@link S3Location}: enough for
- * tests to look at the objects a store wrote and to probe the endpoint's conditional writes.
+ * A few signed S3 calls over {@link HttpClient}, scoped to one {@link S3Location}: enough for tests
+ * to look at the objects a store wrote and to probe the endpoint's conditional writes.
  */
 final class S3HttpClient {
   private static final Pattern KEY = Pattern.compile("<Key>([^<]*)</Key>");
