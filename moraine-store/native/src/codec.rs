@@ -7,6 +7,17 @@
 //!
 //! Entries (Rust to Java), a sequence of `key_len:u32 BE`, key bytes,
 //! `value_len:u32 BE`, value bytes.
+//!
+//! For the calls that carry many keys or batches in one crossing:
+//!
+//! - Keys (Java to Rust, multi-get): a sequence of `key_len:u32 BE`, key
+//!   bytes.
+//! - Values (Rust to Java, multi-get): one `value_len:u32 BE` per key, in key
+//!   order, followed by the value bytes; `0xFFFF_FFFF` marks an absent key
+//!   (no bytes follow). No real value can have that length: the whole
+//!   result must fit in one Java array.
+//! - Batches (Java to Rust, write of several batches): a sequence of
+//!   `batch_len:u32 BE` followed by that many bytes of one batch encoding.
 
 use slatedb::bytes::Bytes;
 use slatedb::WriteBatch;
@@ -178,6 +189,97 @@ impl EntryWriter {
     }
 }
 
+// ---------------------------------------------------------------------------
+// Multi-get and several batches per call.
+
+/// The length that marks an absent key in an encoded multi-get result.
+pub(crate) const ABSENT: u32 = u32::MAX;
+
+/// Decodes and validates the keys of a multi-get. Every key is checked
+/// before any is read.
+pub(crate) fn decode_keys(encoded: &[u8]) -> Outcome<Vec<Bytes>> {
+    let mut cursor = Cursor {
+        bytes: encoded,
+        at: 0,
+    };
+    let mut keys = Vec::new();
+    while !cursor.done() {
+        let key_len = cursor.u32()?;
+        let key = cursor.take(key_len)?;
+        check_key(key)?;
+        keys.push(Bytes::copy_from_slice(key));
+    }
+    Ok(keys)
+}
+
+/// Encodes the values of a multi-get, in key order, refusing a result that
+/// would not fit in one Java array of `limit` bytes ([`MAX_JAVA_ARRAY`] for
+/// Java; tests use small limits) with a `Data` failure.
+pub(crate) fn encode_values(values: &[Option<Bytes>], limit: usize) -> Outcome<Vec<u8>> {
+    // Checked arithmetic: many large values cannot wrap past the limit.
+    let total = values.iter().try_fold(0usize, |total, value| {
+        total
+            .checked_add(4)?
+            .checked_add(value.as_ref().map_or(0, |v| v.len()))
+    });
+    let total = match total {
+        Some(total) if total <= limit => total,
+        _ => {
+            return Err(Failure::Data(format!(
+                "the values of {} keys are too large for one Java array; read fewer keys at a time",
+                values.len()
+            )))
+        }
+    };
+    let mut out = Vec::with_capacity(total);
+    for value in values {
+        // Each length is below the limit, itself below u32::MAX, so it fits
+        // and never collides with ABSENT.
+        let len = value.as_ref().map_or(ABSENT, |v| v.len() as u32);
+        out.extend_from_slice(&len.to_be_bytes());
+    }
+    for value in values.iter().flatten() {
+        out.extend_from_slice(value);
+    }
+    Ok(out)
+}
+
+/// Decodes and validates several encoded batches. Nothing is returned
+/// unless every batch is valid and non-empty, and an empty list is refused.
+pub(crate) fn decode_batches(encoded: &[u8]) -> Outcome<Vec<Vec<Op>>> {
+    let mut cursor = Cursor {
+        bytes: encoded,
+        at: 0,
+    };
+    let mut batches = Vec::new();
+    while !cursor.done() {
+        let len = cursor.u32()?;
+        batches.push(decode_ops(cursor.take(len)?)?);
+    }
+    if batches.is_empty() {
+        return Err(Failure::Invalid("the list of batches is empty".to_owned()));
+    }
+    Ok(batches)
+}
+
+/// Applies `batches` one after another with `write`, stopping at the first
+/// failure. Returns the sequence numbers of the batches applied before it,
+/// and the failure if there was one; the batches after a failure are never
+/// handed to `write`.
+pub(crate) fn apply_in_order<B>(
+    batches: Vec<B>,
+    mut write: impl FnMut(B) -> Outcome<u64>,
+) -> (Vec<u64>, Option<Failure>) {
+    let mut applied = Vec::with_capacity(batches.len());
+    for batch in batches {
+        match write(batch) {
+            Ok(seqnum) => applied.push(seqnum),
+            Err(failure) => return (applied, Some(failure)),
+        }
+    }
+    (applied, None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,5 +332,90 @@ mod tests {
             Err(Failure::Data(_))
         ));
         assert_eq!(empty.count(), 0);
+    }
+
+    fn key(key: &[u8]) -> Vec<u8> {
+        let mut out = (key.len() as u32).to_be_bytes().to_vec();
+        out.extend_from_slice(key);
+        out
+    }
+
+    #[test]
+    fn decodes_keys_and_refuses_bad_ones() {
+        let mut encoded = key(b"a");
+        encoded.extend(key(b"bc"));
+        let keys = decode_keys(&encoded).unwrap();
+        assert_eq!(
+            keys,
+            vec![Bytes::from_static(b"a"), Bytes::from_static(b"bc")]
+        );
+        assert!(decode_keys(&[]).unwrap().is_empty());
+        assert!(matches!(decode_keys(&key(b"")), Err(Failure::Invalid(_))));
+        assert!(matches!(
+            decode_keys(&encoded[..encoded.len() - 1]),
+            Err(Failure::Invalid(_))
+        ));
+    }
+
+    #[test]
+    fn values_are_lengths_then_bytes_with_absent_marked() {
+        let values = [Some(Bytes::from_static(b"xy")), None, Some(Bytes::new())];
+        let out = encode_values(&values, 100).unwrap();
+        let mut expected = Vec::new();
+        expected.extend_from_slice(&2u32.to_be_bytes());
+        expected.extend_from_slice(&ABSENT.to_be_bytes());
+        expected.extend_from_slice(&0u32.to_be_bytes());
+        expected.extend_from_slice(b"xy");
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn values_too_large_for_one_array_are_a_data_failure() {
+        // 3 lengths (12 bytes) + 10 bytes of values = 22.
+        let values = [Some(Bytes::from(vec![0u8; 10])), None, None];
+        assert_eq!(encode_values(&values, 22).unwrap().len(), 22);
+        assert!(matches!(encode_values(&values, 21), Err(Failure::Data(_))));
+    }
+
+    #[test]
+    fn decodes_batches_and_refuses_empty_ones() {
+        let one = put(b"a", b"1");
+        let mut encoded = (one.len() as u32).to_be_bytes().to_vec();
+        encoded.extend_from_slice(&one);
+        encoded.extend_from_slice(&(one.len() as u32).to_be_bytes());
+        encoded.extend_from_slice(&one);
+        assert_eq!(decode_batches(&encoded).unwrap().len(), 2);
+        assert!(matches!(decode_batches(&[]), Err(Failure::Invalid(_))));
+        // A batch of length zero is an empty batch.
+        let mut with_empty = encoded.clone();
+        with_empty.extend_from_slice(&0u32.to_be_bytes());
+        assert!(matches!(
+            decode_batches(&with_empty),
+            Err(Failure::Invalid(_))
+        ));
+        assert!(matches!(
+            decode_batches(&encoded[..encoded.len() - 1]),
+            Err(Failure::Invalid(_))
+        ));
+    }
+
+    #[test]
+    fn batches_apply_in_order_and_stop_at_the_first_failure() {
+        let mut seen = Vec::new();
+        let (applied, failure) = apply_in_order(vec![1, 2, 3, 4], |batch| {
+            seen.push(batch);
+            if batch == 3 {
+                Err(Failure::Unavailable("failed".to_owned()))
+            } else {
+                Ok(batch * 10)
+            }
+        });
+        assert_eq!(applied, vec![10, 20]);
+        assert!(matches!(failure, Some(Failure::Unavailable(_))));
+        // Batch 4 was never handed over.
+        assert_eq!(seen, vec![1, 2, 3]);
+        let (applied, failure) = apply_in_order(vec![1, 2], |b| Ok(b));
+        assert_eq!(applied, vec![1, 2]);
+        assert!(failure.is_none());
     }
 }

@@ -18,6 +18,7 @@
 
 mod boundary;
 mod codec;
+mod crossings;
 mod extractor;
 mod fault;
 mod handle;

@@ -18,7 +18,7 @@ use crate::runtime::block_on;
 use crate::views::{get_into_java, open_scan, scan_range};
 use crate::writer::{java_path, optional_millis, optional_store, store};
 
-fn reader<'a>(handle: jlong) -> Outcome<&'a DbReader> {
+pub(crate) fn reader<'a>(handle: jlong) -> Outcome<&'a DbReader> {
     // SAFETY: a live reader handle, guarded by Java for the call.
     unsafe { borrow::<DbReader>(handle) }
 }

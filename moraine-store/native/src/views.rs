@@ -7,7 +7,7 @@ use jni::objects::{JByteArray, JClass};
 use jni::sys::{jboolean, jbyteArray, jlong, JNI_TRUE};
 use jni::JNIEnv;
 use slatedb::bytes::Bytes;
-use slatedb::config::ScanOptions;
+use slatedb::config::{DurabilityLevel, ScanOptions};
 use slatedb::{DbIterator, DbReadOps, DbSnapshot, DbTransaction, IterationOrder};
 
 use crate::boundary::{guard, jni_failure, Failure, Outcome};
@@ -81,6 +81,16 @@ pub(crate) fn open_scan<R: DbReadOps + Sync>(
     range: ScanRange,
     descending: jboolean,
 ) -> Outcome<jlong> {
+    open_scan_at(view, range, descending, DurabilityLevel::Memory)
+}
+
+/// Opens a scan that sees only data at `durability` (see `crossings`).
+pub(crate) fn open_scan_at<R: DbReadOps + Sync>(
+    view: &R,
+    range: ScanRange,
+    descending: jboolean,
+    durability: DurabilityLevel,
+) -> Outcome<jlong> {
     if range.is_empty() {
         return Ok(into_handle(ScanHandle::empty()));
     }
@@ -92,6 +102,7 @@ pub(crate) fn open_scan<R: DbReadOps + Sync>(
         },
         // Catalog scans revisit the same regions; keep their blocks cached.
         cache_blocks: true,
+        durability_filter: durability,
         ..ScanOptions::default()
     };
     let iter = block_on(view.scan_with_options(range.bounds(), &options))?;
@@ -346,7 +357,7 @@ impl TxnHandle {
     }
 
     /// Runs `f` on the open transaction.
-    fn with<T>(&self, f: impl FnOnce(&DbTransaction) -> Outcome<T>) -> Outcome<T> {
+    pub(crate) fn with<T>(&self, f: impl FnOnce(&DbTransaction) -> Outcome<T>) -> Outcome<T> {
         self.liveness.check()?;
         let slot = self.txn.lock().map_err(|_| {
             Failure::Closed("transaction failed earlier and is unusable".to_owned())
@@ -369,7 +380,7 @@ impl TxnHandle {
     }
 }
 
-fn txn<'a>(handle: jlong) -> Outcome<&'a TxnHandle> {
+pub(crate) fn txn<'a>(handle: jlong) -> Outcome<&'a TxnHandle> {
     // SAFETY: a live transaction handle, guarded by Java for the call.
     unsafe { borrow::<TxnHandle>(handle) }
 }

@@ -116,7 +116,7 @@ fn fenced_failure() -> Failure {
 
 /// Runs a call that may discover a fence (writes, flushes, checkpoints) on
 /// an open writer, and remembers a fence it reports.
-fn writing<T>(handle: jlong, call: impl FnOnce(&Db) -> Outcome<T>) -> Outcome<T> {
+pub(crate) fn writing<T>(handle: jlong, call: impl FnOnce(&Db) -> Outcome<T>) -> Outcome<T> {
     let writer = writer(handle)?;
     writer.liveness.check()?;
     writer.liveness.remember(call(&writer.db))
@@ -129,7 +129,7 @@ fn writer<'a>(handle: jlong) -> Outcome<&'a Writer> {
 }
 
 /// The database behind `handle`, refusing one that has closed.
-fn db<'a>(handle: jlong) -> Outcome<&'a Db> {
+pub(crate) fn db<'a>(handle: jlong) -> Outcome<&'a Db> {
     let writer = writer(handle)?;
     writer.liveness.check()?;
     Ok(&writer.db)

@@ -141,4 +141,32 @@ final class Native {
   static native long faultCount(long injector, int which, String pathFragment);
 
   static native void faultReset(long injector);
+
+  // Batch crossings and the durability filter (native module `crossings`). Keys, values and
+  // batches use the layouts in WireFormat; `remote` selects SlateDB's durability filter Remote
+  // (durable data only) instead of Memory.
+  /** The encoded values of the encoded keys (see {@link WireFormat#decodeValues}). */
+  static native byte[] dbGetAll(long db, byte[] encodedKeys, boolean remote);
+
+  static native byte[] snapGetAll(long snapshot, byte[] encodedKeys, boolean remote);
+
+  static native byte[] txnGetAll(long txn, byte[] encodedKeys, boolean remote);
+
+  static native byte[] readerGetAll(long reader, byte[] encodedKeys, boolean remote);
+
+  static native long dbScanRemote(long db, byte[] start, byte[] end, boolean descending);
+
+  static native long snapScanRemote(long snapshot, byte[] start, byte[] end, boolean descending);
+
+  static native long txnScanRemote(long txn, byte[] start, byte[] end, boolean descending);
+
+  static native long readerScanRemote(long reader, byte[] start, byte[] end, boolean descending);
+
+  static native void txnPutAll(long txn, byte[] encodedBatch);
+
+  /**
+   * Applies the encoded batches in order; fills {@code seqnums[i]} for each batch applied, also
+   * when it then throws for a later batch.
+   */
+  static native void dbWriteAll(long db, byte[] encodedBatches, long[] seqnums);
 }

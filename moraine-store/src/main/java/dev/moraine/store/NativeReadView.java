@@ -5,7 +5,10 @@ import dev.moraine.core.kv.KvInvalidArgumentException;
 import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvLimits;
 import dev.moraine.core.kv.KvReadView;
+import dev.moraine.core.kv.ReadDurability;
 import dev.moraine.core.kv.ScanOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.LongConsumer;
 
 /**
@@ -35,6 +38,75 @@ abstract class NativeReadView implements KvReadView, AutoCloseable {
 
   /** The native scan of this kind of view; returns an iterator handle. */
   abstract long nativeScan(long address, byte[] start, byte[] end, boolean descending);
+
+  // ---------------------------------------------------------------- multi-get and durability
+  // filter
+
+  /** The native multi-get of this kind of view: encoded keys in, encoded values out. */
+  abstract byte[] nativeGetAll(long address, byte[] encodedKeys, boolean remote);
+
+  /** The native scan of durable data only of this kind of view; returns an iterator handle. */
+  abstract long nativeScanRemote(long address, byte[] start, byte[] end, boolean descending);
+
+  @Override
+  public byte[] get(byte[] key, ReadDurability durability) {
+    requireLevel(durability);
+    if (durability == ReadDurability.REMOTE) {
+      // The filtered point read goes through the multi-get crossing: one call either way.
+      return getAll(List.of(checkedKey(key)), durability).get(0);
+    }
+    return get(key);
+  }
+
+  @Override
+  public List<byte[]> getAll(List<byte[]> keys, ReadDurability durability) {
+    requireLevel(durability);
+    byte[] encoded = WireFormat.encodeKeys(keys);
+    if (keys.isEmpty()) {
+      return new ArrayList<>();
+    }
+    byte[] values;
+    long address = handle.enter();
+    try {
+      values = nativeGetAll(address, encoded, durability == ReadDurability.REMOTE);
+    } finally {
+      handle.exit();
+    }
+    return WireFormat.decodeValues(values, keys.size());
+  }
+
+  @Override
+  public KvIterator scan(KeyRange range, ScanOrder order, ReadDurability durability) {
+    requireLevel(durability);
+    if (durability == ReadDurability.MEMORY) {
+      return scan(range, order);
+    }
+    if (range == null || order == null) {
+      throw new KvInvalidArgumentException("range and order must not be null");
+    }
+    long address = handle.enter();
+    try {
+      long iterator =
+          nativeScanRemote(address, range.start(), range.end(), order == ScanOrder.DESCENDING);
+      // Created before exit(), as in scan(range, order).
+      return new SlateKvIterator(iterator, handle);
+    } finally {
+      handle.exit();
+    }
+  }
+
+  private static void requireLevel(ReadDurability durability) {
+    if (durability == null) {
+      throw new KvInvalidArgumentException("durability level must not be null");
+    }
+  }
+
+  private static byte[] checkedKey(byte[] key) {
+    KvLimits.checkKey(key);
+    return key;
+  }
+
+  // ---------------------------------------------------------------- plain reads (MEMORY)
 
   @Override
   public byte[] get(byte[] key) {

@@ -27,6 +27,16 @@ final class SlateKvReader extends NativeReadView implements KvReader {
   }
 
   @Override
+  byte[] nativeGetAll(long address, byte[] encodedKeys, boolean remote) {
+    return Native.readerGetAll(address, encodedKeys, remote);
+  }
+
+  @Override
+  long nativeScanRemote(long address, byte[] start, byte[] end, boolean descending) {
+    return Native.readerScanRemote(address, start, end, descending);
+  }
+
+  @Override
   public void close() {
     if (!handle.beginClose()) {
       return;

@@ -21,6 +21,16 @@ final class SlateKvSnapshot extends NativeReadView implements KvSnapshot {
   }
 
   @Override
+  byte[] nativeGetAll(long address, byte[] encodedKeys, boolean remote) {
+    return Native.snapGetAll(address, encodedKeys, remote);
+  }
+
+  @Override
+  long nativeScanRemote(long address, byte[] start, byte[] end, boolean descending) {
+    return Native.snapScanRemote(address, start, end, descending);
+  }
+
+  @Override
   public void close() {
     if (handle.beginClose()) {
       handle.finishClose();

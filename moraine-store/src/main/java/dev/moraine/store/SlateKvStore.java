@@ -1,14 +1,19 @@
 package dev.moraine.store;
 
 import dev.moraine.core.kv.CheckpointId;
+import dev.moraine.core.kv.KvException;
 import dev.moraine.core.kv.KvFencedException;
 import dev.moraine.core.kv.KvInvalidArgumentException;
+import dev.moraine.core.kv.KvPartialWriteException;
 import dev.moraine.core.kv.KvSnapshot;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.KvTransaction;
 import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.core.kv.WriteReceipt;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,14 +40,65 @@ final class SlateKvStore extends NativeReadView implements KvStore {
   }
 
   @Override
+  byte[] nativeGetAll(long address, byte[] encodedKeys, boolean remote) {
+    return Native.dbGetAll(address, encodedKeys, remote);
+  }
+
+  @Override
+  long nativeScanRemote(long address, byte[] start, byte[] end, boolean descending) {
+    return Native.dbScanRemote(address, start, end, descending);
+  }
+
+  @Override
   public WriteReceipt write(WriteBatch batch) {
     byte[] encoded = WireFormat.encode(batch);
     long address = handle.enter();
     try {
-      return new WriteReceipt(Native.dbWrite(address, encoded));
+      return receipt(Native.dbWrite(address, encoded));
     } finally {
       handle.exit();
     }
+  }
+
+  // ---------------------------------------------------------------- batch crossing
+
+  @Override
+  public List<WriteReceipt> writeAll(List<WriteBatch> batches) {
+    byte[] encoded = WireFormat.encodeBatches(batches);
+    long[] seqnums = new long[batches.size()];
+    Arrays.fill(seqnums, -1);
+    long address = handle.enter();
+    try {
+      Native.dbWriteAll(address, encoded, seqnums);
+    } catch (KvException failure) {
+      // The native side fills the slot of every batch it applied before the failure, in order,
+      // and stops at the failing batch: the filled slots are exactly the applied batches.
+      List<WriteReceipt> applied = receipts(seqnums);
+      if (applied.isEmpty()) {
+        throw failure;
+      }
+      throw new KvPartialWriteException(applied, failure);
+    } finally {
+      handle.exit();
+    }
+    return receipts(seqnums);
+  }
+
+  /** The receipts of the leading filled slots (a sequence number is never negative). */
+  private List<WriteReceipt> receipts(long[] seqnums) {
+    List<WriteReceipt> receipts = new ArrayList<>(seqnums.length);
+    for (long seqnum : seqnums) {
+      if (seqnum < 0) {
+        break;
+      }
+      receipts.add(receipt(seqnum));
+    }
+    return receipts;
+  }
+
+  /** The one place this store makes a receipt for a write it applied. */
+  private WriteReceipt receipt(long seqnum) {
+    return new WriteReceipt(seqnum);
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.moraine.store;
 
 import dev.moraine.core.kv.KvLimits;
 import dev.moraine.core.kv.KvTransaction;
+import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.core.kv.WriteReceipt;
 import java.lang.ref.Reference;
 
@@ -27,6 +28,16 @@ final class SlateKvTransaction extends NativeReadView implements KvTransaction {
   }
 
   @Override
+  byte[] nativeGetAll(long address, byte[] encodedKeys, boolean remote) {
+    return Native.txnGetAll(address, encodedKeys, remote);
+  }
+
+  @Override
+  long nativeScanRemote(long address, byte[] start, byte[] end, boolean descending) {
+    return Native.txnScanRemote(address, start, end, descending);
+  }
+
+  @Override
   public void put(byte[] key, byte[] value) {
     KvLimits.checkKey(key);
     KvLimits.checkValue(value);
@@ -44,6 +55,20 @@ final class SlateKvTransaction extends NativeReadView implements KvTransaction {
     long address = handle.enter();
     try {
       Native.txnDelete(address, key);
+    } finally {
+      handle.exit();
+    }
+  }
+
+  // ---------------------------------------------------------------- batch crossing
+
+  @Override
+  public void putAll(WriteBatch batch) {
+    // Refuses a null or empty batch before anything crosses.
+    byte[] encoded = WireFormat.encode(batch);
+    long address = handle.enter();
+    try {
+      Native.txnPutAll(address, encoded);
     } finally {
       handle.exit();
     }

@@ -27,12 +27,14 @@ import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.KvTransaction;
 import dev.moraine.core.kv.KvTransactionConflictException;
 import dev.moraine.core.kv.KvUnavailableException;
+import dev.moraine.core.kv.ReadDurability;
 import dev.moraine.core.kv.ReaderMode;
 import dev.moraine.core.kv.ScanOrder;
 import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.core.kv.WriteReceipt;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
@@ -1117,6 +1119,360 @@ public abstract class KvStoreContractTest {
     long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     assertTrue(millis >= 190, "flush took " + millis + " ms");
     injector.latency(Duration.ZERO, Duration.ZERO);
+  }
+
+  // ------------------------------------------------------------------ batch crossings
+
+  private static List<String> strings(List<byte[]> values) {
+    List<String> out = new ArrayList<>();
+    for (byte[] value : values) {
+      out.add(s(value));
+    }
+    return out;
+  }
+
+  private static List<byte[]> keyList(String... keys) {
+    List<byte[]> out = new ArrayList<>();
+    for (String key : keys) {
+      out.add(b(key));
+    }
+    return out;
+  }
+
+  /** A store holding a=1, b=2, empty="" durably, and a checkpoint reader pinned at that state. */
+  private KvStore storeForGetAll() {
+    KvStore store = openWriter();
+    store.write(new WriteBatch().put(b("a"), b("1")).put(b("b"), b("2")).put(b("empty"), b("")));
+    store.flushWal();
+    return store;
+  }
+
+  private List<KvReadView> everyKindOfView(KvStore store) {
+    CheckpointId checkpoint = store.createCheckpoint(Duration.ofMinutes(10));
+    return List.of(
+        store,
+        track(store.snapshot()),
+        track(store.begin()),
+        openReader(ReaderMode.pinned(checkpoint)));
+  }
+
+  @Test
+  void getAllReturnsValuesInKeyOrderWithNullForAbsentKeysOnEveryView() {
+    KvStore store = storeForGetAll();
+    for (KvReadView view : everyKindOfView(store)) {
+      for (ReadDurability level : ReadDurability.values()) {
+        List<byte[]> values = view.getAll(keyList("b", "missing", "a", "empty", "b"), level);
+        List<String> expected = new ArrayList<>(List.of("2", "1", "", "2"));
+        expected.add(1, null);
+        assertEquals(expected, strings(values), view + " at " + level);
+        // Present but empty is an empty array, not null.
+        assertEquals(0, values.get(3).length);
+        // The arrays are the caller's: changing one changes nothing stored.
+        values.get(0)[0] = 'X';
+        assertEquals("2", s(view.get(b("b"), level)));
+      }
+      assertEquals(List.of(), view.getAll(List.of()), "no keys, no values");
+    }
+  }
+
+  @Test
+  void getAllOfManyKeysMatchesSingleGets() {
+    KvStore store = openWriter();
+    WriteBatch batch = new WriteBatch();
+    List<byte[]> keys = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      byte[] key = b(String.format("k%05d", i));
+      keys.add(key);
+      if (i % 3 != 0) {
+        batch.put(key, new byte[i]);
+      }
+    }
+    store.write(batch);
+    List<byte[]> values = store.getAll(keys);
+    assertEquals(keys.size(), values.size());
+    for (int i = 0; i < keys.size(); i++) {
+      assertArrayEquals(store.get(keys.get(i)), values.get(i), "key " + i);
+      if (i % 3 == 0) {
+        assertNull(values.get(i));
+      } else {
+        assertEquals(i, values.get(i).length);
+      }
+    }
+  }
+
+  @Test
+  void getAllRefusesBadKeysOnEveryView() {
+    KvStore store = storeForGetAll();
+    List<byte[]> withNull = keyList("a");
+    withNull.add(null);
+    List<byte[]> withEmpty = keyList("a");
+    withEmpty.add(new byte[0]);
+    List<byte[]> withHuge = keyList("a");
+    withHuge.add(new byte[KvLimits.MAX_KEY_BYTES + 1]);
+    for (KvReadView view : everyKindOfView(store)) {
+      assertThrows(KvInvalidArgumentException.class, () -> view.getAll(null));
+      assertThrows(KvInvalidArgumentException.class, () -> view.getAll(withNull));
+      assertThrows(KvInvalidArgumentException.class, () -> view.getAll(withEmpty));
+      assertThrows(KvInvalidArgumentException.class, () -> view.getAll(withHuge));
+      assertThrows(KvInvalidArgumentException.class, () -> view.getAll(keyList("a"), null));
+      // The view still reads.
+      assertEquals(List.of("1"), strings(view.getAll(keyList("a"))));
+    }
+  }
+
+  @Test
+  void getAllOnAClosedViewThrowsClosed() {
+    KvStore store = storeForGetAll();
+    KvSnapshot snapshot = store.snapshot();
+    snapshot.close();
+    assertThrows(KvClosedException.class, () -> snapshot.getAll(keyList("a")));
+    KvTransaction txn = store.begin();
+    txn.close();
+    assertThrows(KvClosedException.class, () -> txn.getAll(keyList("a")));
+    store.close();
+    assertThrows(KvClosedException.class, () -> store.getAll(keyList("a")));
+  }
+
+  @Test
+  void putAllBuffersPutsAndDeletesInOrder() {
+    KvStore store = openWriter();
+    put(store, "gone", "x");
+    try (KvTransaction txn = store.begin()) {
+      txn.put(b("a"), b("0"));
+      txn.putAll(
+          new WriteBatch()
+              .put(b("a"), b("1"))
+              .put(b("b"), b("2"))
+              .delete(b("gone"))
+              .put(b("a"), b("3")));
+      assertEquals(List.of("3", "2"), strings(txn.getAll(keyList("a", "b"))));
+      assertNull(txn.get(b("gone")));
+      // Buffered only: the store sees nothing yet.
+      assertNull(store.get(b("a")));
+      assertEquals("x", s(store.get(b("gone"))));
+      assertNotNull(txn.commit());
+    }
+    assertEquals("3", s(store.get(b("a"))));
+    assertEquals("2", s(store.get(b("b"))));
+    assertNull(store.get(b("gone")));
+  }
+
+  @Test
+  void putAllRefusesNullAndEmptyBatchesAndLeavesTheTransactionUnchanged() {
+    KvStore store = openWriter();
+    try (KvTransaction txn = store.begin()) {
+      txn.put(b("k"), b("v"));
+      assertThrows(KvInvalidArgumentException.class, () -> txn.putAll(new WriteBatch()));
+      assertThrows(KvInvalidArgumentException.class, () -> txn.putAll(null));
+      assertNotNull(txn.commit());
+    }
+    assertEquals(List.of("k"), keys(store.scan(KeyRange.all())));
+    KvTransaction closed = store.begin();
+    closed.close();
+    assertThrows(
+        KvClosedException.class, () -> closed.putAll(new WriteBatch().put(b("x"), b("1"))));
+    assertNull(store.get(b("x")));
+  }
+
+  @Test
+  void putAllConflictsLikeSinglePuts() {
+    KvStore store = openWriter();
+    try (KvTransaction txn = store.begin()) {
+      txn.putAll(new WriteBatch().put(b("other"), b("1")).put(b("k"), b("txn")));
+      put(store, "k", "plain");
+      assertThrows(KvTransactionConflictException.class, txn::commit);
+    }
+    assertEquals("plain", s(store.get(b("k"))));
+    assertNull(store.get(b("other")));
+  }
+
+  @Test
+  void writeAllAppliesBatchesInOrderWithOneReceiptEach() {
+    KvStore store = openWriter();
+    List<WriteReceipt> receipts =
+        store.writeAll(
+            List.of(
+                new WriteBatch().put(b("k"), b("1")),
+                new WriteBatch().put(b("k"), b("2")).put(b("j"), b("1")),
+                new WriteBatch().delete(b("j"))));
+    assertEquals(3, receipts.size());
+    assertTrue(receipts.get(0).seqnum() < receipts.get(1).seqnum());
+    assertTrue(receipts.get(1).seqnum() < receipts.get(2).seqnum());
+    assertEquals("2", s(store.get(b("k"))));
+    assertNull(store.get(b("j")));
+    assertFalse(store.awaitDurable(receipts.get(2), Duration.ofMillis(50)), "not yet flushed");
+    store.flushWal();
+    for (WriteReceipt receipt : receipts) {
+      store.awaitDurable(receipt);
+    }
+  }
+
+  @Test
+  void writeAllRefusesBadListsAndWritesNothing() {
+    KvStore store = openWriter();
+    WriteBatch good = new WriteBatch().put(b("a"), b("1"));
+    List<WriteBatch> withNull = new ArrayList<>(List.of(good));
+    withNull.add(null);
+    assertThrows(KvInvalidArgumentException.class, () -> store.writeAll(null));
+    assertThrows(KvInvalidArgumentException.class, () -> store.writeAll(List.of()));
+    assertThrows(
+        KvInvalidArgumentException.class,
+        () ->
+            store.writeAll(List.of(good, new WriteBatch(), new WriteBatch().put(b("b"), b("2")))));
+    assertThrows(KvInvalidArgumentException.class, () -> store.writeAll(withNull));
+    assertEquals(List.of(), keys(store.scan(KeyRange.all())));
+    assertEquals(1, store.writeAll(List.of(good)).size());
+    assertEquals(List.of("a"), keys(store.scan(KeyRange.all())));
+  }
+
+  @Test
+  void writeAllAfterAFatalWalFailureThrowsClosedAndWritesNothing() {
+    FaultInjector injector = injector();
+    KvStore store = track(faultyProvider(injector, settings()).openWriter());
+    putDurably(store, "ok", "1");
+    injector.failNextPuts(1_000, FaultInjector.WAL);
+    put(store, "doomed", "x");
+    assertThrows(KvUnavailableException.class, store::flushWal);
+    // The first batch is refused before it is submitted: the plain typed error, not a partial one.
+    assertThrows(
+        KvClosedException.class,
+        () ->
+            store.writeAll(
+                List.of(
+                    new WriteBatch().put(b("w1"), b("1")), new WriteBatch().put(b("w2"), b("2")))));
+    injector.reset();
+    store.close();
+    KvStore reopened = openWriter();
+    assertEquals("1", s(reopened.get(b("ok"))));
+    assertNull(reopened.get(b("w1")));
+    assertNull(reopened.get(b("w2")));
+  }
+
+  // ------------------------------------------------------------------ durability filter
+
+  @Test
+  void aRemoteReadSeesOnlyDurableWritesUntilTheWalIsFlushed() {
+    KvStore store = openWriter();
+    putDurably(store, "old", "1");
+    store.write(new WriteBatch().put(b("old"), b("2")).put(b("new"), b("v")));
+
+    assertEquals("v", s(store.get(b("new"), ReadDurability.MEMORY)));
+    assertEquals("v", s(store.get(b("new"))));
+    assertNull(store.get(b("new"), ReadDurability.REMOTE));
+    // A REMOTE read sees the durable version of a key whose newer version is still in memory.
+    assertEquals("1", s(store.get(b("old"), ReadDurability.REMOTE)));
+    assertEquals("2", s(store.get(b("old"), ReadDurability.MEMORY)));
+    assertEquals(
+        Arrays.asList(null, "1"),
+        strings(store.getAll(keyList("new", "old"), ReadDurability.REMOTE)));
+    assertEquals(
+        List.of("new", "old"),
+        keys(store.scan(KeyRange.all(), ScanOrder.ASCENDING, ReadDurability.MEMORY)));
+    assertEquals(
+        List.of("old"),
+        keys(store.scan(KeyRange.all(), ScanOrder.ASCENDING, ReadDurability.REMOTE)));
+    assertEquals(
+        List.of("old"),
+        keys(store.scan(KeyRange.all(), ScanOrder.DESCENDING, ReadDurability.REMOTE)));
+    try (KvIterator it = store.scan(KeyRange.all(), ScanOrder.ASCENDING, ReadDurability.REMOTE)) {
+      assertEquals("1", s(it.next().value()));
+    }
+
+    store.flushWal();
+    for (ReadDurability level : ReadDurability.values()) {
+      assertEquals("v", s(store.get(b("new"), level)), level.toString());
+      assertEquals("2", s(store.get(b("old"), level)), level.toString());
+      assertEquals(List.of("v", "2"), strings(store.getAll(keyList("new", "old"), level)));
+      assertEquals(
+          List.of("new", "old"), keys(store.scan(KeyRange.all(), ScanOrder.ASCENDING, level)));
+    }
+  }
+
+  @Test
+  void aRemoteScanTakesItsCutWhenItOpens() {
+    KvStore store = openWriter();
+    putDurably(store, "a", "1");
+    put(store, "b", "2");
+    try (KvIterator it = store.scan(KeyRange.all(), ScanOrder.ASCENDING, ReadDurability.REMOTE)) {
+      store.flushWal();
+      List<String> seen = new ArrayList<>();
+      it.forEachRemaining(kv -> seen.add(s(kv.key())));
+      assertEquals(List.of("a"), seen);
+    }
+    assertEquals(
+        List.of("a", "b"),
+        keys(store.scan(KeyRange.all(), ScanOrder.ASCENDING, ReadDurability.REMOTE)));
+  }
+
+  @Test
+  void aSnapshotFiltersByWhatIsDurableWhenItReads() {
+    KvStore store = openWriter();
+    putDurably(store, "a", "1");
+    put(store, "b", "2");
+    try (KvSnapshot snapshot = store.snapshot()) {
+      put(store, "c", "3");
+      assertEquals(List.of("a", "b"), keys(snapshot.scan(KeyRange.all())));
+      assertNull(snapshot.get(b("b"), ReadDurability.REMOTE));
+      assertEquals(
+          List.of("a"),
+          keys(snapshot.scan(KeyRange.all(), ScanOrder.ASCENDING, ReadDurability.REMOTE)));
+      store.flushWal();
+      // Now durable: the REMOTE view of the snapshot grows up to its frozen state, never beyond.
+      assertEquals("2", s(snapshot.get(b("b"), ReadDurability.REMOTE)));
+      assertEquals(
+          List.of("a", "b"),
+          keys(snapshot.scan(KeyRange.all(), ScanOrder.ASCENDING, ReadDurability.REMOTE)));
+      assertNull(snapshot.get(b("c"), ReadDurability.REMOTE));
+    }
+  }
+
+  @Test
+  void aTransactionFiltersTheStoreButAlwaysSeesItsOwnWrites() {
+    KvStore store = openWriter();
+    putDurably(store, "a", "1");
+    put(store, "b", "2");
+    try (KvTransaction txn = store.begin()) {
+      txn.put(b("own"), b("x"));
+      assertEquals("2", s(txn.get(b("b"), ReadDurability.MEMORY)));
+      assertNull(txn.get(b("b"), ReadDurability.REMOTE));
+      assertEquals("x", s(txn.get(b("own"), ReadDurability.REMOTE)));
+      assertEquals(
+          Arrays.asList("1", null, "x"),
+          strings(txn.getAll(keyList("a", "b", "own"), ReadDurability.REMOTE)));
+      assertEquals(
+          List.of("a", "own"),
+          keys(txn.scan(KeyRange.all(), ScanOrder.ASCENDING, ReadDurability.REMOTE)));
+      store.flushWal();
+      assertEquals("2", s(txn.get(b("b"), ReadDurability.REMOTE)));
+    }
+  }
+
+  @Test
+  void aReaderReadsTheSameAtBothLevels() throws Exception {
+    KvStore store = openWriter();
+    putDurably(store, "a", "1");
+    put(store, "pending", "2");
+    KvReader reader = openReader(ReaderMode.followLatest());
+    for (ReadDurability level : ReadDurability.values()) {
+      assertEquals("1", s(reader.get(b("a"), level)));
+      assertNull(reader.get(b("pending"), level));
+      assertEquals(List.of("a"), keys(reader.scan(KeyRange.all(), ScanOrder.ASCENDING, level)));
+    }
+    store.flushWal();
+    eventually("the reader sees the flushed write", () -> reader.get(b("pending")) != null);
+    assertEquals("2", s(reader.get(b("pending"), ReadDurability.REMOTE)));
+  }
+
+  @Test
+  void aNullLevelIsRefused() {
+    KvStore store = openWriter();
+    assertThrows(KvInvalidArgumentException.class, () -> store.get(b("a"), null));
+    assertThrows(
+        KvInvalidArgumentException.class,
+        () -> store.scan(KeyRange.all(), ScanOrder.ASCENDING, null));
+    assertThrows(
+        KvInvalidArgumentException.class,
+        () -> store.scan(null, ScanOrder.ASCENDING, ReadDurability.REMOTE));
   }
 
   // ------------------------------------------------------------------ separate WAL store

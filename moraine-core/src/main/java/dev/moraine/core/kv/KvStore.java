@@ -1,6 +1,7 @@
 package dev.moraine.core.kv;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The read-write handle of a store. A process holds at most one per store; opening another writer
@@ -31,6 +32,30 @@ public interface KvStore extends KvReadView, AutoCloseable {
    * @throws KvUnavailableException if the store failed; the write may or may not have been applied
    */
   WriteReceipt write(WriteBatch batch);
+
+  // ---------------------------------------------------------------- batch crossing
+
+  /**
+   * Applies several batches in one call into the store, in list order, each as its own atomic
+   * write, exactly as if {@link #write(WriteBatch)} were called for each in turn (batch {@code i+1}
+   * is applied after batch {@code i}, and receives a higher sequence number). Returns once all are
+   * applied, not once durable. Nothing makes the batches atomic together.
+   *
+   * @return one receipt per batch, in list order
+   * @throws KvInvalidArgumentException if the list is null or empty, holds a null or empty batch,
+   *     or is too large to hand over in one call (about 2 GiB encoded); checked before anything is
+   *     written: nothing was written
+   * @throws KvPartialWriteException if the batches before some batch were applied and that one
+   *     failed: it carries their receipts, the failing batch's index and its failure; the failing
+   *     batch's outcome is unknown, and the batches after it were not written
+   * @throws KvFencedException if the first batch failed because the handle already knows a newer
+   *     writer exists; nothing was written
+   * @throws KvClosedException if the first batch failed because the store was closed; nothing was
+   *     written
+   * @throws KvUnavailableException if the first batch failed in the store; its outcome is unknown
+   *     and the batches after it were not written
+   */
+  List<WriteReceipt> writeAll(List<WriteBatch> batches);
 
   /** Begins a snapshot-isolation transaction (see {@link KvTransaction}). */
   KvTransaction begin();

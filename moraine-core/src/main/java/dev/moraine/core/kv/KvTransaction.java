@@ -26,6 +26,22 @@ public interface KvTransaction extends KvReadView, AutoCloseable {
    */
   void delete(byte[] key);
 
+  // ---------------------------------------------------------------- batch crossing
+
+  /**
+   * Buffers every operation of {@code batch}, in order, as if by {@link #put} and {@link #delete}
+   * one at a time, but in one call into the store. Later operations on a key override earlier ones,
+   * here and against what the transaction buffered before. The batch is not changed and may be
+   * reused.
+   *
+   * @throws KvInvalidArgumentException if the batch is null or empty, or too large to hand over in
+   *     one call (about 2 GiB encoded); the transaction is unchanged
+   * @throws KvClosedException if the transaction or its store was closed; nothing was buffered
+   * @throws KvFencedException if the store already knows a newer writer exists; nothing was
+   *     buffered
+   */
+  void putAll(WriteBatch batch);
+
   /**
    * Applies the buffered writes as one atomic batch. Returns once they are applied (visible to
    * reads), not once durable: use {@link KvStore#awaitDurable(WriteReceipt)}.
