@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -20,6 +21,7 @@ import dev.moraine.core.kv.KvFencedException;
 import dev.moraine.core.kv.KvInvalidArgumentException;
 import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvLimits;
+import dev.moraine.core.kv.KvPartialWriteException;
 import dev.moraine.core.kv.KvReadView;
 import dev.moraine.core.kv.KvReader;
 import dev.moraine.core.kv.KvSnapshot;
@@ -40,6 +42,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -1331,8 +1334,10 @@ public abstract class KvStoreContractTest {
     KvStore store = track(faultyProvider(injector, settings()).openWriter());
     putDurably(store, "ok", "1");
     injector.failNextPuts(1_000, FaultInjector.WAL);
-    put(store, "doomed", "x");
+    WriteReceipt doomed = put(store, "doomed", "x");
     assertThrows(KvUnavailableException.class, store::flushWal);
+    // Waits until the store has recorded that it closed itself.
+    assertThrows(KvClosedException.class, () -> store.awaitDurable(doomed, Duration.ofSeconds(10)));
     // The first batch is refused before it is submitted: the plain typed error, not a partial one.
     assertThrows(
         KvClosedException.class,
@@ -1346,6 +1351,47 @@ public abstract class KvStoreContractTest {
     assertEquals("1", s(reopened.get(b("ok"))));
     assertNull(reopened.get(b("w1")));
     assertNull(reopened.get(b("w2")));
+  }
+
+  @Test
+  void writeAllCutShortByACloseReportsTheBatchesItApplied() throws Exception {
+    KvStore store = openWriter();
+    int count = 50_000;
+    List<WriteBatch> batches = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      batches.add(new WriteBatch().put(b(String.format("w%06d", i)), b("v")));
+    }
+    ExecutorService executor = Executors.newSingleThreadExecutor();
+    try {
+      Future<List<WriteReceipt>> writing = executor.submit(() -> store.writeAll(batches));
+      // Close once the first batch is applied, while the rest are still being written.
+      byte[] first = b("w000000");
+      while (store.get(first) == null) {
+        Thread.onSpinWait();
+      }
+      store.close();
+      ExecutionException failed = assertThrows(ExecutionException.class, writing::get);
+      KvPartialWriteException partial =
+          assertInstanceOf(KvPartialWriteException.class, failed.getCause());
+      int applied = partial.applied().size();
+      assertEquals(applied, partial.failedIndex());
+      assertTrue(applied >= 1 && applied < count, "applied " + applied);
+      assertInstanceOf(KvClosedException.class, partial.getCause());
+      for (int i = 1; i < applied; i++) {
+        assertTrue(partial.applied().get(i - 1).seqnum() < partial.applied().get(i).seqnum());
+      }
+      // The clean close flushed what was applied; nothing after the failing batch was written.
+      KvStore reopened = openWriter();
+      List<String> stored = keys(reopened.scan(KeyRange.all()));
+      assertTrue(
+          stored.size() == applied || stored.size() == applied + 1, "stored " + stored.size());
+      for (int i = 0; i < stored.size(); i++) {
+        // Contiguous from the first batch: every applied batch, then at most the failing one.
+        assertEquals(String.format("w%06d", i), stored.get(i));
+      }
+    } finally {
+      executor.shutdownNow();
+    }
   }
 
   // ------------------------------------------------------------------ durability filter

@@ -2,6 +2,7 @@ package dev.moraine.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +12,8 @@ import dev.moraine.core.kv.KvLimits;
 import dev.moraine.core.kv.WriteBatch;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The byte layouts shared with the native crate. */
@@ -57,5 +60,65 @@ class WireFormatTest {
     assertEquals(2, out.size());
     assertEquals(new KeyValue(new byte[] {'a'}, new byte[0]), out.removeFirst());
     assertEquals(new KeyValue(new byte[] {'b', 'c'}, new byte[] {'x'}), out.removeFirst());
+  }
+
+  // ------------------------------------------------------------------ multi-get and batch lists
+
+  @Test
+  void encodesKeysAsLengthThenBytes() {
+    byte[] encoded = WireFormat.encodeKeys(List.of(new byte[] {7}, new byte[] {8, 9}));
+    ByteBuffer expected = ByteBuffer.allocate(4 + 1 + 4 + 2);
+    expected.putInt(1).put((byte) 7).putInt(2).put(new byte[] {8, 9});
+    assertArrayEquals(expected.array(), encoded);
+    assertEquals(0, WireFormat.encodeKeys(List.of()).length);
+  }
+
+  @Test
+  void refusesBadKeyLists() {
+    List<byte[]> withNull = new ArrayList<>();
+    withNull.add(null);
+    assertThrows(KvInvalidArgumentException.class, () -> WireFormat.encodeKeys(null));
+    assertThrows(KvInvalidArgumentException.class, () -> WireFormat.encodeKeys(withNull));
+    assertThrows(
+        KvInvalidArgumentException.class, () -> WireFormat.encodeKeys(List.of(new byte[0])));
+    assertThrows(
+        KvInvalidArgumentException.class,
+        () -> WireFormat.encodeKeys(List.of(new byte[KvLimits.MAX_KEY_BYTES + 1])));
+  }
+
+  @Test
+  void decodesValuesWithAbsentKeysAsNull() {
+    ByteBuffer encoded = ByteBuffer.allocate(4 * 3 + 2);
+    encoded.putInt(2).putInt(-1).putInt(0).put(new byte[] {'x', 'y'});
+    List<byte[]> values = WireFormat.decodeValues(encoded.array(), 3);
+    assertEquals(3, values.size());
+    assertArrayEquals(new byte[] {'x', 'y'}, values.get(0));
+    assertNull(values.get(1));
+    assertArrayEquals(new byte[0], values.get(2));
+  }
+
+  @Test
+  void encodesBatchListsAsLengthThenBatch() {
+    WriteBatch one = new WriteBatch().put(new byte[] {1}, new byte[] {2});
+    WriteBatch two = new WriteBatch().delete(new byte[] {3});
+    byte[] encoded = WireFormat.encodeBatches(List.of(one, two));
+    byte[] first = WireFormat.encode(one);
+    byte[] second = WireFormat.encode(two);
+    ByteBuffer expected = ByteBuffer.allocate(4 + first.length + 4 + second.length);
+    expected.putInt(first.length).put(first).putInt(second.length).put(second);
+    assertArrayEquals(expected.array(), encoded);
+  }
+
+  @Test
+  void refusesBadBatchLists() {
+    WriteBatch good = new WriteBatch().put(new byte[] {1}, new byte[] {2});
+    List<WriteBatch> withNull = new ArrayList<>(List.of(good));
+    withNull.add(null);
+    assertThrows(KvInvalidArgumentException.class, () -> WireFormat.encodeBatches(null));
+    assertThrows(KvInvalidArgumentException.class, () -> WireFormat.encodeBatches(List.of()));
+    assertThrows(KvInvalidArgumentException.class, () -> WireFormat.encodeBatches(withNull));
+    assertThrows(
+        KvInvalidArgumentException.class,
+        () -> WireFormat.encodeBatches(List.of(good, new WriteBatch())));
   }
 }
