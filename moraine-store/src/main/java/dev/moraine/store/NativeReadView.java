@@ -63,6 +63,9 @@ abstract class NativeReadView implements KvReadView, AutoCloseable {
     requireLevel(durability);
     byte[] encoded = WireFormat.encodeKeys(keys);
     if (keys.isEmpty()) {
+      // Nothing to read, but a closed view still says so, as every read does.
+      handle.enter();
+      handle.exit();
       return new ArrayList<>();
     }
     byte[] values;

@@ -1229,6 +1229,12 @@ public abstract class KvStoreContractTest {
     KvSnapshot snapshot = store.snapshot();
     snapshot.close();
     assertThrows(KvClosedException.class, () -> snapshot.getAll(keyList("a")));
+    assertThrows(KvClosedException.class, () -> snapshot.getAll(List.of()));
+    assertThrows(
+        KvClosedException.class, () -> snapshot.getAll(keyList("a"), ReadDurability.REMOTE));
+    assertThrows(
+        KvClosedException.class,
+        () -> snapshot.scan(KeyRange.all(), ScanOrder.ASCENDING, ReadDurability.REMOTE));
     KvTransaction txn = store.begin();
     txn.close();
     assertThrows(KvClosedException.class, () -> txn.getAll(keyList("a")));
