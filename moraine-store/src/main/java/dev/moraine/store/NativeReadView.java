@@ -39,8 +39,7 @@ abstract class NativeReadView implements KvReadView, AutoCloseable {
   /** The native scan of this kind of view; returns an iterator handle. */
   abstract long nativeScan(long address, byte[] start, byte[] end, boolean descending);
 
-  // ---------------------------------------------------------------- multi-get and durability
-  // filter
+  // ------------------------------------------------------- multi-get and durability filter
 
   /** The native multi-get of this kind of view: encoded keys in, encoded values out. */
   abstract byte[] nativeGetAll(long address, byte[] encodedKeys, boolean remote);
