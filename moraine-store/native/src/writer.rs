@@ -13,11 +13,12 @@ use slatedb::config::{
 use slatedb::{CloseReason, Db, DbStatus, IsolationLevel};
 use tokio::sync::watch;
 
-use crate::boundary::{guard, jni_failure, Failure, Outcome};
+use crate::boundary::{guard, jni_failure, Failure, Outcome, Unknown};
+use crate::bounded::bounded;
 use crate::codec::{decode_ops, to_write_batch};
 use crate::extractor::TagExtractor;
 use crate::handle::{borrow, free, into_handle};
-use crate::runtime::block_on;
+use crate::runtime::{block_on, spawn};
 use crate::stores::StoreRef;
 use crate::views::{bytes_of, get_into_java, open_scan, scan_range, SnapshotHandle, TxnHandle};
 
@@ -26,8 +27,9 @@ pub(crate) struct Writer {
     db: Db,
     liveness: Liveness,
     /// How far `dbClose` has got; only ever moves forward. See
-    /// [`await_durable`].
-    closing: watch::Sender<Closing>,
+    /// [`await_durable`]. Shared with the close task, which may outlive
+    /// the handle (see `dbClose`).
+    closing: Arc<watch::Sender<Closing>>,
 }
 
 /// The progress of `dbClose`.
@@ -44,9 +46,9 @@ enum Closing {
 /// Moves `closing` to `Finished` when dropped: after `Db::close` returned,
 /// and also if it panicked (the boundary catches the panic; without this a
 /// waiter could block forever).
-struct FinishClosing<'a>(&'a watch::Sender<Closing>);
+struct FinishClosing(Arc<watch::Sender<Closing>>);
 
-impl Drop for FinishClosing<'_> {
+impl Drop for FinishClosing {
     fn drop(&mut self) {
         // `send_replace` stores the value even when no receiver exists; a
         // waiter that subscribes later sees it at once.
@@ -68,24 +70,33 @@ impl Drop for FinishClosing<'_> {
 /// records the close, so a call made right after could still be accepted.
 /// `fenced` closes that window: once any call on the handle (or on one of
 /// its transactions) has seen `Fenced`, every later call is refused here.
+///
+/// It also carries the database's operation timeout, the bound of every
+/// blocking write-path call on the writer and its transactions.
 #[derive(Clone)]
 pub(crate) struct Liveness {
     status: watch::Receiver<DbStatus>,
     fenced: Arc<AtomicBool>,
+    /// The bound of blocking calls (None: unbounded, which only a caller
+    /// that turned the setting off gets).
+    pub(crate) operation_timeout: Option<Duration>,
 }
 
 impl Liveness {
-    pub(crate) fn of(db: &Db) -> Self {
+    pub(crate) fn of(db: &Db, operation_timeout: Option<Duration>) -> Self {
         Self {
             status: db.subscribe(),
             fenced: Arc::new(AtomicBool::new(false)),
+            operation_timeout,
         }
     }
 
     /// Passes `result` through, remembering a fence it reports.
     pub(crate) fn remember<T>(&self, result: Outcome<T>) -> Outcome<T> {
-        if let Err(Failure::Fenced(_)) = &result {
-            self.fenced.store(true, Ordering::Release);
+        if let Err(failure) = &result {
+            if failure.is_fence() {
+                self.fenced.store(true, Ordering::Release);
+            }
         }
         result
     }
@@ -114,12 +125,21 @@ fn fenced_failure() -> Failure {
     Failure::Fenced("a newer writer opened this store; this handle may no longer write".to_owned())
 }
 
-/// Runs a call that may discover a fence (writes, flushes, checkpoints) on
-/// an open writer, and remembers a fence it reports.
-fn writing<T>(handle: jlong, call: impl FnOnce(&Db) -> Outcome<T>) -> Outcome<T> {
+/// Runs a call that hands an effect to SlateDB (writes, flushes,
+/// checkpoints) on an open writer, and remembers a fence it reports.
+///
+/// The liveness check comes first: a handle already known closed or fenced
+/// refuses the call before anything is handed over (`KvClosedException`,
+/// `KvFencedException`: nothing written). Every failure of `call` itself
+/// comes after submission and is reported as an unknown outcome
+/// ([`Failure::after_submission`]).
+fn writing<T>(handle: jlong, call: impl FnOnce(&Writer) -> Outcome<T>) -> Outcome<T> {
     let writer = writer(handle)?;
     writer.liveness.check()?;
-    writer.liveness.remember(call(&writer.db))
+    writer
+        .liveness
+        .remember(call(writer))
+        .map_err(Failure::after_submission)
 }
 
 /// The writer behind `handle`, without checking that it is open.
@@ -175,6 +195,7 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbOpen<'l>(
     compactor: jboolean,
     garbage_collector: jboolean,
     tag_extractor: jboolean,
+    operation_timeout_millis: jlong,
 ) -> jlong {
     guard(&mut env, 0, |env| {
         let path = java_path(env, &path)?;
@@ -215,44 +236,78 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbOpen<'l>(
             builder = builder.with_segment_extractor(Arc::new(TagExtractor));
         }
         let db = block_on(builder.build())?;
-        let liveness = Liveness::of(&db);
+        let liveness = Liveness::of(&db, optional_millis(operation_timeout_millis));
         let (closing, _) = watch::channel(Closing::Open);
         Ok(into_handle(Writer {
             db,
             liveness,
-            closing,
+            closing: Arc::new(closing),
         }))
     })
 }
 
 /// Closes the database: flushes what is in memory and stops its background
-/// tasks. Safe to call while other calls are in flight: they fail with a
-/// closed error, except that a waiter in `dbAwaitDurable` whose write this
-/// close makes durable returns normally. Does not free the handle.
+/// tasks, within the operation timeout. Safe to call while other calls are
+/// in flight: they fail with a closed error, except that a waiter in
+/// `dbAwaitDurable` whose write this close makes durable returns normally.
+/// Does not free the handle.
+///
+/// `Db::close` runs as a task of the runtime, not on this thread, and this
+/// thread waits for it within the bound. A close that passes its bound (or
+/// whose caller is interrupted) is therefore not abandoned half-way: it
+/// finishes in the background, holding its own clone of the `Db`, while the
+/// caller is told the outcome of its unflushed writes is unknown.
+///
+/// A handle that already knew it was fenced or had failed does not flush
+/// (SlateDB skips the final flush then); its close reports nothing, since
+/// the calls that met the failure reported it.
 #[no_mangle]
 pub extern "system" fn Java_dev_moraine_store_Native_dbClose<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     handle: jlong,
 ) {
-    guard(&mut env, (), |_env| {
+    guard(&mut env, (), |env| {
         let writer = writer(handle)?;
+        let already_dead = writer.liveness.check().is_err();
         // `Started` is published before `Db::close` can record the clean
         // close, so a waiter that sees that close also sees `Started` (the
         // status watch orders the two) and knows the close is this one.
         writer.closing.send_replace(Closing::Started);
-        // Publishes `Finished` when this scope ends, after `Db::close`
-        // returned (or panicked).
-        let _finished = FinishClosing(&writer.closing);
-        // A fence discovered by the final flush is remembered before
-        // `Finished` is published (`_finished` drops last), so a waiter
+        let db = writer.db.clone();
+        let liveness = writer.liveness.clone();
+        // Publishes `Finished` when the task ends, after `Db::close`
+        // returned (or panicked). A fence discovered by the final flush is
+        // remembered before that (`_finished` drops last), so a waiter
         // reports it.
-        match block_on(writer.db.close()) {
+        let finished = FinishClosing(writer.closing.clone());
+        let task = spawn(async move {
+            let _finished = finished;
+            match db.close().await {
+                Ok(()) => Ok(()),
+                // Closing twice is not a failure of this close.
+                Err(e) if matches!(e.kind(), slatedb::ErrorKind::Closed(CloseReason::Clean)) => {
+                    Ok(())
+                }
+                Err(e) => liveness.remember(Err(e.into())),
+            }
+        });
+        let closed = match bounded(
+            env,
+            writer.liveness.operation_timeout,
+            "closing the store",
+            task,
+        ) {
+            Ok(Ok(result)) => result,
+            Ok(Err(_panicked)) => Err(Failure::Unavailable(
+                "closing the store panicked".to_owned(),
+            )),
+            Err(stopped) => Err(stopped),
+        };
+        match closed {
             Ok(()) => Ok(()),
-            // Closing twice, or after a fatal error that already closed it,
-            // is not a failure of this close.
-            Err(e) if matches!(e.kind(), slatedb::ErrorKind::Closed(CloseReason::Clean)) => Ok(()),
-            Err(e) => writer.liveness.remember(Err(e.into())),
+            Err(_) if already_dead => Ok(()),
+            Err(failure) => Err(failure.after_submission()),
         }
     })
 }
@@ -310,8 +365,9 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbWrite<'l>(
     guard(&mut env, -1, |env| {
         let encoded = bytes_of(env, &encoded)?;
         let batch = to_write_batch(decode_ops(&encoded)?);
-        writing(handle, |db| {
-            let written = block_on(db.write(batch))?;
+        writing(handle, |writer| {
+            let limit = writer.liveness.operation_timeout;
+            let written = bounded(env, limit, "the write", writer.db.write(batch))??;
             Ok(written.seqnum() as jlong)
         })
     })
@@ -350,8 +406,11 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbFlushWal<'l>(
     _class: JClass<'l>,
     handle: jlong,
 ) {
-    guard(&mut env, (), |_env| {
-        writing(handle, |db| Ok(block_on(db.flush())?))
+    guard(&mut env, (), |env| {
+        writing(handle, |writer| {
+            let limit = writer.liveness.operation_timeout;
+            Ok(bounded(env, limit, "the WAL flush", writer.db.flush())??)
+        })
     })
 }
 
@@ -416,6 +475,12 @@ async fn await_durable(writer: &Writer, target: u64) -> Outcome<()> {
     if reason == Some(CloseReason::Fenced) {
         return Err(fenced_before_durable());
     }
+    if reason == Some(CloseReason::Panic) {
+        return Err(Failure::Unknown(
+            Unknown::StoreFailure,
+            "the store failed and closed itself before the write became durable".to_owned(),
+        ));
+    }
     // A clean close that `dbClose` started, possibly still flushing. (One
     // it did not start, which SlateDB should never report, is answered at
     // once rather than waited for: nothing would ever finish it.)
@@ -437,13 +502,17 @@ async fn await_durable(writer: &Writer, target: u64) -> Outcome<()> {
             return Err(fenced_before_durable());
         }
     }
-    Err(Failure::Closed(
+    Err(Failure::Unknown(
+        Unknown::Closed,
         "the store closed before the write became durable".to_owned(),
     ))
 }
 
 fn fenced_before_durable() -> Failure {
-    Failure::Fenced("the store was fenced before the write became durable".to_owned())
+    Failure::Unknown(
+        Unknown::Fenced,
+        "the store was fenced before the write became durable".to_owned(),
+    )
 }
 
 #[no_mangle]
@@ -453,8 +522,9 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbDurableSeq<'l>(
     handle: jlong,
 ) -> jlong {
     guard(&mut env, -1, |_env| {
+        // No liveness check: after a fence or a fatal error the durable
+        // sequence number is final, and reconciliation needs it.
         let writer = writer(handle)?;
-        writer.liveness.check()?;
         Ok(writer.liveness.durable_seq() as jlong)
     })
 }
@@ -473,10 +543,12 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbCheckpoint<'l>(
             lifetime: optional_millis(lifetime_millis),
             ..CheckpointOptions::default()
         };
-        let created = writing(handle, |db| {
-            Ok(block_on(
-                db.create_checkpoint(CheckpointScope::Durable, &options),
-            )?)
+        let created = writing(handle, |writer| {
+            let limit = writer.liveness.operation_timeout;
+            let checkpoint = writer
+                .db
+                .create_checkpoint(CheckpointScope::Durable, &options);
+            Ok(bounded(env, limit, "creating the checkpoint", checkpoint)??)
         })?;
         let (msb, lsb) = created.id.as_u64_pair();
         let parts = [msb as jlong, lsb as jlong, created.manifest_id as jlong];

@@ -49,7 +49,8 @@ final class Native {
       long maxRetries,
       boolean compactor,
       boolean garbageCollector,
-      boolean tagExtractor);
+      boolean tagExtractor,
+      long operationTimeoutMillis);
 
   static native void dbClose(long db);
 

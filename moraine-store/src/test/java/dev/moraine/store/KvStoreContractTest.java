@@ -2,6 +2,7 @@ package dev.moraine.store;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -20,6 +21,8 @@ import dev.moraine.core.kv.KvFencedException;
 import dev.moraine.core.kv.KvInvalidArgumentException;
 import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvLimits;
+import dev.moraine.core.kv.KvOutcomeUnknownException;
+import dev.moraine.core.kv.KvOutcomeUnknownException.Reason;
 import dev.moraine.core.kv.KvReadView;
 import dev.moraine.core.kv.KvReader;
 import dev.moraine.core.kv.KvSnapshot;
@@ -49,6 +52,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * The behaviour every object store must give the SlateDB binding, run against real SlateDB.
@@ -195,6 +199,24 @@ public abstract class KvStoreContractTest {
     FaultInjector injector = new FaultInjector();
     injectors.add(injector);
     return injector;
+  }
+
+  /** How a store answers a WAL PUT whose response was lost once; deterministic per store. */
+  protected enum LostResponseAnswer {
+    /** SlateDB recognises the object as its own: the flush succeeds. */
+    FLUSH_SUCCEEDS,
+    /** SlateDB takes the object for a newer writer's: the flush reports a fence. */
+    FENCE_REPORTED
+  }
+
+  /** This store's answer to a lost WAL response (RFC 0001, section 12). */
+  protected abstract LostResponseAnswer lostWalResponseAnswer();
+
+  /** Asserts that {@code call} fails with an unknown outcome for {@code reason}. */
+  static KvOutcomeUnknownException assertUnknown(Reason reason, Executable call) {
+    KvOutcomeUnknownException unknown = assertThrows(KvOutcomeUnknownException.class, call);
+    assertEquals(reason, unknown.reason(), () -> "reason of " + unknown);
+    return unknown;
   }
 
   /** A provider for this test's store seen through {@code injector}. */
@@ -669,6 +691,8 @@ public abstract class KvStoreContractTest {
 
     // The first writer notices at its next WAL flush or manifest poll; the write it attempted
     // never becomes durable and never reaches the new writer.
+    // Either the handle already knows (its manifest poll found the fence) and refuses the write,
+    // or the fence is found after the write was handed over, and its outcome is reported unknown.
     KvException failure = null;
     long lostSeqnum = -1;
     try {
@@ -679,7 +703,10 @@ public abstract class KvStoreContractTest {
     } catch (KvException e) {
       failure = e;
     }
-    if (!(failure instanceof KvFencedException)) {
+    boolean refused = failure instanceof KvFencedException && lostSeqnum == -1;
+    boolean unknown =
+        failure instanceof KvOutcomeUnknownException u && u.reason() == Reason.FENCED;
+    if (!refused && !unknown) {
       fail(
           "the first writer was not fenced: "
               + failure
@@ -740,7 +767,7 @@ public abstract class KvStoreContractTest {
   @Test
   void useAfterCloseThrowsClosed() {
     KvStore store = provider().openWriter();
-    put(store, "k", "v");
+    WriteReceipt flushedByClose = put(store, "k", "v");
     KvSnapshot snapshot = store.snapshot();
     KvTransaction txn = store.begin();
     KvIterator iterator = store.scan(KeyRange.all());
@@ -753,9 +780,12 @@ public abstract class KvStoreContractTest {
     assertThrows(KvClosedException.class, store::begin);
     assertThrows(KvClosedException.class, store::snapshot);
     assertThrows(KvClosedException.class, store::flushWal);
-    assertThrows(KvClosedException.class, store::durableSeqnum);
     assertThrows(KvClosedException.class, () -> store.createCheckpoint(null));
-    assertThrows(KvClosedException.class, () -> store.awaitDurable(new WriteReceipt(1)));
+    // What the close made durable stays provable: the final durable seqnum is readable, and a
+    // wait for a write it covers returns.
+    assertTrue(store.durableSeqnum() >= flushedByClose.seqnum(), "durable seqnum after close");
+    store.awaitDurable(flushedByClose);
+    assertDoesNotThrow(() -> store.durableFuture(flushedByClose).get(10, TimeUnit.SECONDS));
     assertThrows(KvClosedException.class, () -> store.scan(KeyRange.all()));
     assertThrows(KvClosedException.class, () -> snapshot.get(b("k")));
     assertThrows(KvClosedException.class, () -> txn.put(b("k"), b("v")));
@@ -819,6 +849,13 @@ public abstract class KvStoreContractTest {
                       try {
                         exercise(store, kind, i);
                       } catch (KvClosedException expected) {
+                        return;
+                      } catch (KvOutcomeUnknownException overtaken) {
+                        // A call the close overtook after submission: unknown, and only that.
+                        if (overtaken.reason() != Reason.CLOSED) {
+                          unexpected.incrementAndGet();
+                          failures.add(overtaken);
+                        }
                         return;
                       } catch (KvException other) {
                         // Closed-by-close surfaces as closed; nothing else is expected, but
@@ -968,12 +1005,14 @@ public abstract class KvStoreContractTest {
     putDurably(store, "ok", "1");
     injector.failNextPuts(1_000, FaultInjector.WAL);
     WriteReceipt receipt = put(store, "doomed", "x");
-    assertThrows(KvUnavailableException.class, store::flushWal);
+    long durableBefore = store.durableSeqnum();
+    assertUnknown(Reason.STORE_FAILURE, store::flushWal);
     assertTrue(injector.injectedPutFailures() > settings().objectStoreMaxRetries());
     // SlateDB treats a WAL write that fails beyond its retries as fatal: the store closes, and
-    // the write is never reported durable.
-    assertThrows(
-        KvClosedException.class, () -> store.awaitDurable(receipt, Duration.ofSeconds(10)));
+    // the write is never reported durable. The durable seqnum stays readable and final.
+    assertUnknown(Reason.STORE_FAILURE, () -> store.awaitDurable(receipt, Duration.ofSeconds(10)));
+    assertEquals(durableBefore, store.durableSeqnum());
+    assertTrue(store.durableSeqnum() < receipt.seqnum());
     assertThrows(KvClosedException.class, () -> put(store, "after", "x"));
     injector.reset();
     store.close();
@@ -992,7 +1031,7 @@ public abstract class KvStoreContractTest {
     putDurably(store, "first", "1");
     putDurably(store, "second", "2");
     put(store, "third", "3");
-    assertThrows(KvUnavailableException.class, store::flushWal);
+    assertUnknown(Reason.STORE_FAILURE, store::flushWal);
     injector.reset();
     store.close();
     KvStore reopened = openWriter();
@@ -1008,18 +1047,26 @@ public abstract class KvStoreContractTest {
     KvStore store = track(faultyProvider(injector, quiet).openWriter());
     injector.failPuts(0, 1, FaultInjector.WAL, true);
     WriteReceipt receipt = put(store, "retried", "x");
-    // SlateDB repeats the PUT as create-if-absent and finds the object there. Some stores let it
-    // recognise the object as its own (the flush succeeds); on others it takes the object for a
-    // newer writer's and reports a fence. Either way the write is durable: a fence reported
-    // after submission does not prove the write was lost.
-    try {
-      store.flushWal();
-      store.awaitDurable(receipt);
-    } catch (KvFencedException fenceAfterLostResponse) {
-      // Accepted; what matters is what the store holds.
+    // SlateDB repeats the PUT as create-if-absent and finds the object there. Each store answers
+    // that one way, always: see lostWalResponseAnswer().
+    switch (lostWalResponseAnswer()) {
+      case FLUSH_SUCCEEDS -> {
+        store.flushWal();
+        store.awaitDurable(receipt);
+        assertTrue(store.durableSeqnum() >= receipt.seqnum());
+      }
+      case FENCE_REPORTED -> {
+        // The store took its own object for a newer writer's: a fence found after submission,
+        // so the outcome is unknown, and the handle is dead from then on.
+        assertUnknown(Reason.FENCED, store::flushWal);
+        assertUnknown(Reason.FENCED, () -> store.awaitDurable(receipt));
+        assertTrue(store.durableSeqnum() < receipt.seqnum(), "never reported durable");
+        assertThrows(KvFencedException.class, () -> put(store, "after", "x"));
+      }
     }
     assertEquals(1, injector.injectedPutFailures());
     store.close();
+    // Either way the write is durable: a fence reported after submission proves nothing lost.
     assertEquals("x", s(openWriter().get(b("retried"))));
   }
 
@@ -1032,8 +1079,10 @@ public abstract class KvStoreContractTest {
     injector.failPuts(0, 1_000, FaultInjector.WAL, true);
     WriteReceipt receipt = put(store, "unknown", "x");
     // The writer is never told the write is durable...
-    assertThrows(KvException.class, store::flushWal);
-    assertThrows(KvException.class, () -> store.awaitDurable(receipt, Duration.ofSeconds(10)));
+    assertThrows(KvOutcomeUnknownException.class, store::flushWal);
+    assertThrows(
+        KvOutcomeUnknownException.class, () -> store.awaitDurable(receipt, Duration.ofSeconds(10)));
+    assertTrue(store.durableSeqnum() < receipt.seqnum());
     injector.reset();
     store.close();
     // ...although the object store holds it: the outcome was unknown to the writer, not negative.
