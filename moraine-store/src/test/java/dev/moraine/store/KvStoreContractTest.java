@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -39,8 +41,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -704,8 +709,7 @@ public abstract class KvStoreContractTest {
       failure = e;
     }
     boolean refused = failure instanceof KvFencedException && lostSeqnum == -1;
-    boolean unknown =
-        failure instanceof KvOutcomeUnknownException u && u.reason() == Reason.FENCED;
+    boolean unknown = failure instanceof KvOutcomeUnknownException u && u.reason() == Reason.FENCED;
     if (!refused && !unknown) {
       fail(
           "the first writer was not fenced: "
@@ -1166,6 +1170,287 @@ public abstract class KvStoreContractTest {
     long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     assertTrue(millis >= 190, "flush took " + millis + " ms");
     injector.latency(Duration.ZERO, Duration.ZERO);
+  }
+
+  // ------------------------------------------------------------------ receipts bound to their
+  // handle
+
+  @Test
+  void aReceiptIsRefusedByEveryOtherHandle() {
+    FaultInjector injector = injector();
+    StoreSettings quiet = settings().withCompactor(false).withGarbageCollector(false);
+    KvStore failed = track(faultyProvider(injector, quiet).openWriter());
+    putDurably(failed, "before", "1");
+    injector.failNextPuts(1_000, FaultInjector.WAL);
+    WriteReceipt old = put(failed, "doomed", "x");
+    assertUnknown(Reason.STORE_FAILURE, failed::flushWal);
+    injector.reset();
+    failed.close();
+
+    // The reopened store numbers its writes afresh: it hands out the old receipt's number again
+    // and makes that write durable. The old receipt must still never be acknowledged here.
+    KvStore reopened = openWriter();
+    WriteReceipt reused = put(reopened, "after", "2");
+    assertEquals(old.seqnum(), reused.seqnum(), "the reopened store reuses the sequence number");
+    reopened.flushWal();
+    reopened.awaitDurable(reused);
+    assertTrue(reopened.durableSeqnum() >= old.seqnum());
+    assertNotEquals(old.storeId(), reused.storeId());
+    assertThrows(KvInvalidArgumentException.class, () -> reopened.awaitDurable(old));
+    assertThrows(
+        KvInvalidArgumentException.class, () -> reopened.awaitDurable(old, Duration.ofSeconds(1)));
+    assertThrows(KvInvalidArgumentException.class, () -> reopened.durableFuture(old));
+    // The handle that issued it still answers for it, with the honest outcome.
+    assertTrue(failed.durableSeqnum() < old.seqnum());
+    assertUnknown(Reason.CLOSED, () -> failed.awaitDurable(old));
+    assertNull(reopened.get(b("doomed")));
+  }
+
+  // ------------------------------------------------------------------ bounded, interruptible waits
+
+  /** Settings with a short operation timeout, for calls held by the fault injector. */
+  private StoreSettings boundedSettings() {
+    return settings()
+        .withCompactor(false)
+        .withGarbageCollector(false)
+        .withOperationTimeout(Duration.ofSeconds(1));
+  }
+
+  /** Runs {@code call}, which must return within {@code bound} plus generous slack. */
+  private static <T> T withinBound(Duration bound, Supplier<T> call) {
+    long start = System.nanoTime();
+    T result = call.get();
+    long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertTrue(millis < bound.toMillis() + 10_000, () -> "took " + millis + " ms, bound " + bound);
+    return result;
+  }
+
+  @Test
+  void aHeldFlushTimesOutAsUnknownAndTheReleasedHoldCompletesTheWrite() {
+    FaultInjector injector = injector();
+    KvStore store = track(faultyProvider(injector, boundedSettings()).openWriter());
+    WriteReceipt receipt = put(store, "k", "v");
+    injector.holdPuts(FaultInjector.WAL);
+    try {
+      withinBound(Duration.ofSeconds(1), () -> assertUnknown(Reason.TIMEOUT, store::flushWal));
+      assertFalse(
+          withinBound(
+              Duration.ofMillis(200), () -> store.awaitDurable(receipt, Duration.ofMillis(200))));
+      withinBound(
+          Duration.ofSeconds(1),
+          () -> assertUnknown(Reason.TIMEOUT, () -> store.awaitDurable(receipt)));
+      assertTrue(store.durableSeqnum() < receipt.seqnum());
+    } finally {
+      injector.releasePuts();
+    }
+    // The flush SlateDB had accepted goes on once the PUT is let through.
+    assertTrue(store.awaitDurable(receipt, Duration.ofSeconds(30)));
+    store.flushWal();
+    KvStore reopened = null;
+    store.close();
+    reopened = openWriter();
+    assertEquals("v", s(reopened.get(b("k"))));
+  }
+
+  @Test
+  void aHeldCheckpointTimesOutAsUnknown() {
+    FaultInjector injector = injector();
+    KvStore store = track(faultyProvider(injector, boundedSettings()).openWriter());
+    putDurably(store, "k", "v");
+    injector.holdPuts(FaultInjector.MANIFEST);
+    try {
+      withinBound(
+          Duration.ofSeconds(1),
+          () -> assertUnknown(Reason.TIMEOUT, () -> store.createCheckpoint(null)));
+    } finally {
+      injector.releasePuts();
+    }
+    assertNotNull(store.createCheckpoint(null), "the store works once the hold is released");
+  }
+
+  @Test
+  void aHeldCloseTimesOutAsUnknownAndReleasesTheHandle() {
+    FaultInjector injector = injector();
+    KvStore store = faultyProvider(injector, boundedSettings()).openWriter();
+    WriteReceipt receipt = put(store, "k", "v");
+    injector.holdPuts(FaultInjector.WAL);
+    try {
+      withinBound(Duration.ofSeconds(1), () -> assertUnknown(Reason.TIMEOUT, store::close));
+      assertThrows(KvClosedException.class, () -> store.get(b("k")));
+      assertTrue(store.durableSeqnum() < receipt.seqnum());
+      assertUnknown(Reason.CLOSED, () -> store.awaitDurable(receipt));
+    } finally {
+      injector.releasePuts();
+    }
+  }
+
+  @Test
+  void anInterruptEndsBlockedWaitsPromptlyWithTheFlagSet() throws Exception {
+    FaultInjector injector = injector();
+    StoreSettings patient = boundedSettings().withOperationTimeout(Duration.ofSeconds(60));
+    KvStore store = track(faultyProvider(injector, patient).openWriter());
+    WriteReceipt receipt = put(store, "k", "v");
+    injector.holdPuts(FaultInjector.WAL);
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      List<Callable<KvOutcomeUnknownException>> calls =
+          List.of(
+              () -> catchUnknown(store::flushWal),
+              () -> catchUnknown(() -> store.awaitDurable(receipt)),
+              () -> catchUnknown(() -> store.awaitDurable(receipt, Duration.ofSeconds(60))));
+      List<Thread> threads = Collections.synchronizedList(new ArrayList<>());
+      List<Future<KvOutcomeUnknownException>> outcomes = new ArrayList<>();
+      List<AtomicBoolean> flags = new ArrayList<>();
+      CountDownLatch started = new CountDownLatch(calls.size());
+      for (Callable<KvOutcomeUnknownException> call : calls) {
+        AtomicBoolean flagAfter = new AtomicBoolean();
+        flags.add(flagAfter);
+        outcomes.add(
+            pool.submit(
+                () -> {
+                  threads.add(Thread.currentThread());
+                  started.countDown();
+                  try {
+                    return call.call();
+                  } finally {
+                    flagAfter.set(Thread.currentThread().isInterrupted());
+                    Thread.interrupted(); // leave the pool thread clean
+                  }
+                }));
+      }
+      started.await();
+      Thread.sleep(300); // let each block in its wait
+      long start = System.nanoTime();
+      threads.forEach(Thread::interrupt);
+      for (int i = 0; i < outcomes.size(); i++) {
+        KvOutcomeUnknownException unknown = outcomes.get(i).get(10, TimeUnit.SECONDS);
+        assertNotNull(unknown, "call " + i + " returned instead of being interrupted");
+        assertEquals(Reason.INTERRUPTED, unknown.reason(), "call " + i);
+        assertTrue(flags.get(i).get(), "call " + i + " cleared the interrupt flag");
+      }
+      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertTrue(millis < 10_000, "interrupted calls took " + millis + " ms to return");
+    } finally {
+      injector.releasePuts();
+      pool.shutdownNow();
+    }
+    assertTrue(store.awaitDurable(receipt, Duration.ofSeconds(30)));
+  }
+
+  private static KvOutcomeUnknownException catchUnknown(Executable call) {
+    try {
+      call.execute();
+      return null;
+    } catch (KvOutcomeUnknownException unknown) {
+      return unknown;
+    } catch (Throwable other) {
+      throw new AssertionError("expected an unknown outcome, got " + other, other);
+    }
+  }
+
+  // ------------------------------------------------------------------ durability futures
+
+  private static final int MANY = 10_000;
+
+  /**
+   * Flushes a writer that a newer one fenced: refused as fenced if its manifest poll found the
+   * fence first, an unknown outcome if the flush found it.
+   */
+  private static void flushFindsTheFence(KvStore fenced) {
+    try {
+      fenced.flushWal();
+      fail("the flush of a fenced writer succeeded");
+    } catch (KvFencedException knownBefore) {
+      // refused before submission
+    } catch (KvOutcomeUnknownException foundByTheFlush) {
+      assertEquals(Reason.FENCED, foundByTheFlush.reason());
+    }
+  }
+
+  private static List<WriteReceipt> writeMany(KvStore store, String prefix, int count) {
+    List<WriteReceipt> receipts = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      receipts.add(put(store, prefix + i, "v"));
+    }
+    return receipts;
+  }
+
+  private static List<CompletableFuture<Void>> futures(KvStore store, List<WriteReceipt> of) {
+    List<CompletableFuture<Void>> out = new ArrayList<>(of.size());
+    for (WriteReceipt receipt : of) {
+      out.add(store.durableFuture(receipt));
+    }
+    return out;
+  }
+
+  /** Waits for every future and returns how many failed, asserting each failure's reason. */
+  private static int failedWith(Reason reason, List<CompletableFuture<Void>> futures)
+      throws Exception {
+    int failed = 0;
+    for (CompletableFuture<Void> future : futures) {
+      try {
+        future.get(30, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        KvOutcomeUnknownException unknown =
+            assertInstanceOf(KvOutcomeUnknownException.class, e.getCause());
+        assertEquals(reason, unknown.reason());
+        failed++;
+      }
+    }
+    return failed;
+  }
+
+  @Test
+  void tenThousandFuturesCompleteAfterOneFlush() throws Exception {
+    KvStore store = openWriter();
+    List<WriteReceipt> receipts = writeMany(store, "k", MANY);
+    List<CompletableFuture<Void>> futures = futures(store, receipts);
+    assertTrue(store.awaitDurable(receipts.get(0), Duration.ZERO) == false);
+    assertEquals(0, futures.stream().filter(CompletableFuture::isDone).count(), "before flush");
+    store.flushWal();
+    assertEquals(0, failedWith(Reason.CLOSED, futures));
+    assertEquals(0, ((SlateKvStore) store).pendingDurableFutures());
+    assertTrue(store.durableSeqnum() >= receipts.get(MANY - 1).seqnum());
+  }
+
+  @Test
+  void tenThousandFuturesFailAsUnknownWhenTheStoreIsFencedBeforeAFlush() throws Exception {
+    KvStore first = openWriter();
+    List<WriteReceipt> receipts = writeMany(first, "k", MANY);
+    List<CompletableFuture<Void>> futures = futures(first, receipts);
+    openWriter();
+    flushFindsTheFence(first);
+    assertEquals(MANY, failedWith(Reason.FENCED, futures));
+    // A future asked for after the fence is decided at once, the same way.
+    assertEquals(1, failedWith(Reason.FENCED, futures(first, receipts.subList(0, 1))));
+  }
+
+  @Test
+  void tenThousandFuturesFailAsUnknownWhenTheStoreClosesBeforeAFlush() throws Exception {
+    FaultInjector injector = injector();
+    KvStore store = faultyProvider(injector, boundedSettings()).openWriter();
+    List<WriteReceipt> receipts = writeMany(store, "k", MANY);
+    List<CompletableFuture<Void>> futures = futures(store, receipts);
+    injector.failNextPuts(1_000, FaultInjector.WAL);
+    // The close's own flush fails, so it cannot make them durable.
+    assertUnknown(Reason.STORE_FAILURE, store::close);
+    assertEquals(MANY, failedWith(Reason.CLOSED, futures));
+  }
+
+  @Test
+  void futuresOfDurableWritesCompleteAndTheRestFailWhenFenced() throws Exception {
+    KvStore first = openWriter();
+    List<WriteReceipt> durable = writeMany(first, "d", MANY / 2);
+    first.flushWal();
+    List<WriteReceipt> notYet = writeMany(first, "n", MANY / 2);
+    List<CompletableFuture<Void>> durableFutures = futures(first, durable);
+    List<CompletableFuture<Void>> notYetFutures = futures(first, notYet);
+    openWriter();
+    flushFindsTheFence(first);
+    assertEquals(0, failedWith(Reason.FENCED, durableFutures));
+    assertEquals(MANY / 2, failedWith(Reason.FENCED, notYetFutures));
+    assertTrue(first.durableSeqnum() >= durable.get(durable.size() - 1).seqnum());
+    assertTrue(first.durableSeqnum() < notYet.get(0).seqnum());
   }
 
   // ------------------------------------------------------------------ separate WAL store
