@@ -1334,6 +1334,54 @@ public abstract class KvStoreContractTest {
     assertTrue(store.awaitDurable(receipt, Duration.ofSeconds(30)));
   }
 
+  @Test
+  void anInterruptEndsAHeldCheckpointAndAHeldClose() throws Exception {
+    FaultInjector injector = injector();
+    StoreSettings patient = boundedSettings().withOperationTimeout(Duration.ofSeconds(60));
+    KvStore store = track(faultyProvider(injector, patient).openWriter());
+    putDurably(store, "k", "v");
+    injector.holdPuts(FaultInjector.MANIFEST);
+    try {
+      interruptWhileBlocked(() -> store.createCheckpoint(null));
+    } finally {
+      injector.releasePuts();
+    }
+    put(store, "unflushed", "x");
+    injector.holdPuts(FaultInjector.WAL);
+    try {
+      interruptWhileBlocked(store::close);
+      assertThrows(KvClosedException.class, () -> store.get(b("k")));
+    } finally {
+      injector.releasePuts();
+    }
+  }
+
+  /** Runs {@code call} on a thread, interrupts it once blocked, and checks it ends promptly. */
+  private static void interruptWhileBlocked(Executable call) throws Exception {
+    AtomicBoolean flagAfter = new AtomicBoolean();
+    CompletableFuture<KvOutcomeUnknownException> outcome = new CompletableFuture<>();
+    Thread thread =
+        new Thread(
+            () -> {
+              try {
+                outcome.complete(catchUnknown(call));
+              } catch (Throwable unexpected) {
+                outcome.completeExceptionally(unexpected);
+              } finally {
+                flagAfter.set(Thread.currentThread().isInterrupted());
+              }
+            });
+    thread.start();
+    Thread.sleep(300); // let it block on the held PUT
+    assertFalse(outcome.isDone(), "the call did not block on the held PUT");
+    thread.interrupt();
+    KvOutcomeUnknownException unknown = outcome.get(10, TimeUnit.SECONDS);
+    assertNotNull(unknown, "the call returned instead of being interrupted");
+    assertEquals(Reason.INTERRUPTED, unknown.reason());
+    thread.join(10_000);
+    assertTrue(flagAfter.get(), "the interrupt flag was cleared");
+  }
+
   private static KvOutcomeUnknownException catchUnknown(Executable call) {
     try {
       call.execute();
@@ -1402,10 +1450,20 @@ public abstract class KvStoreContractTest {
     KvStore store = openWriter();
     List<WriteReceipt> receipts = writeMany(store, "k", MANY);
     List<CompletableFuture<Void>> futures = futures(store, receipts);
+    // Dependent stages run on the watcher thread, in the order it completes the futures.
+    List<Long> completionOrder = Collections.synchronizedList(new ArrayList<>());
+    for (int i = 0; i < MANY; i++) {
+      long seqnum = receipts.get(i).seqnum();
+      futures.get(i).thenRun(() -> completionOrder.add(seqnum));
+    }
     assertFalse(store.awaitDurable(receipts.get(0), Duration.ZERO), "durable before any flush");
     assertEquals(0, futures.stream().filter(CompletableFuture::isDone).count(), "before flush");
     store.flushWal();
     assertEquals(0, failedWith(Reason.CLOSED, futures));
+    List<Long> sorted = new ArrayList<>(completionOrder);
+    Collections.sort(sorted);
+    assertEquals(MANY, completionOrder.size());
+    assertEquals(sorted, completionOrder, "completed lowest sequence number first");
     assertEquals(0, ((SlateKvStore) store).pendingDurableFutures());
     assertTrue(store.durableSeqnum() >= receipts.get(MANY - 1).seqnum());
   }
