@@ -18,8 +18,9 @@ import java.time.Duration;
  *     Default 1 s; SlateDB's 10 s is long for a catalog reader and a poll costs one or two
  *     object-store requests.
  * @param objectStoreMaxRetries how often a failed object-store request is retried before the call
- *     fails with {@code KvUnavailableException}; null retries forever (a dead endpoint then hangs
- *     calls). Default 10, about seven seconds of backoff.
+ *     fails ({@code KvUnavailableException} for a read, {@code KvOutcomeUnknownException} for a
+ *     write, flush or checkpoint); null retries forever (a dead endpoint then holds calls until the
+ *     operation timeout). Default 10, about seven seconds of backoff.
  * @param compactor whether the writer runs SlateDB's compactor in-process. Default on: without it
  *     level-0 SSTs pile up and reads slow down.
  * @param garbageCollector whether the writer deletes obsolete objects. Default on: without it the
