@@ -1,6 +1,6 @@
 //! The read-write database handle.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -41,6 +41,26 @@ enum Closing {
     Started,
     /// `Db::close` has returned (or panicked).
     Finished,
+}
+
+/// Close tasks (of `dbClose`, and of opens that passed their bound) that
+/// have not finished; see `dbCloseTasksRunning`.
+static CLOSE_TASKS: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts one close task in [`CLOSE_TASKS`] for as long as it lives.
+struct CloseTask;
+
+impl CloseTask {
+    fn start() -> Self {
+        CLOSE_TASKS.fetch_add(1, Ordering::AcqRel);
+        CloseTask
+    }
+}
+
+impl Drop for CloseTask {
+    fn drop(&mut self) {
+        CLOSE_TASKS.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// Moves `closing` to `Finished` when dropped: after `Db::close` returned,
@@ -235,8 +255,9 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbOpen<'l>(
         if tag_extractor == JNI_TRUE {
             builder = builder.with_segment_extractor(Arc::new(TagExtractor));
         }
-        let db = block_on(builder.build())?;
-        let liveness = Liveness::of(&db, optional_millis(operation_timeout_millis));
+        let operation_timeout = optional_millis(operation_timeout_millis);
+        let db = open_bounded(env, operation_timeout, builder)?;
+        let liveness = Liveness::of(&db, operation_timeout);
         let (closing, _) = watch::channel(Closing::Open);
         Ok(into_handle(Writer {
             db,
@@ -244,6 +265,37 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbOpen<'l>(
             closing: Arc::new(closing),
         }))
     })
+}
+
+/// Builds the database within `limit`. The build runs as a runtime task:
+/// a build that passes its bound (or whose caller is interrupted) may
+/// already have fenced the previous writer or be about to start background
+/// tasks, so it is neither cut half-way nor left running as a writer nobody
+/// holds. A second task waits for it and closes the database it produced.
+/// The caller is told the outcome is unknown (whether the store was created
+/// and the previous writer fenced).
+fn open_bounded(
+    env: &mut JNIEnv,
+    limit: Option<Duration>,
+    builder: slatedb::DbBuilder<String>,
+) -> Outcome<Db> {
+    let mut build = spawn(builder.build());
+    match bounded(env, limit, "opening the store", &mut build) {
+        Ok(Ok(built)) => Ok(built?),
+        Ok(Err(_panicked)) => Err(Failure::Unavailable(
+            "opening the store panicked".to_owned(),
+        )),
+        Err(stopped) => {
+            let counted = CloseTask::start();
+            spawn(async move {
+                let _counted = counted;
+                if let Ok(Ok(orphan)) = build.await {
+                    let _ = orphan.close().await;
+                }
+            });
+            Err(stopped)
+        }
+    }
 }
 
 /// Closes the database: flushes what is in memory and stops its background
@@ -281,7 +333,9 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbClose<'l>(
         // remembered before that (`_finished` drops last), so a waiter
         // reports it.
         let finished = FinishClosing(writer.closing.clone());
+        let counted = CloseTask::start();
         let task = spawn(async move {
+            let _counted = counted;
             let _finished = finished;
             match db.close().await {
                 Ok(()) => Ok(()),
@@ -556,5 +610,20 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbCheckpoint<'l>(
         env.set_long_array_region(&array, 0, &parts)
             .map_err(jni_failure)?;
         Ok(array.into_raw())
+    })
+}
+
+// Bounded calls: closes still finishing in the background.
+
+/// How many close tasks have not finished: closes that passed their bound
+/// (or whose caller was interrupted) and are still flushing, and closers of
+/// opens that passed theirs. Lets tests wait until nothing writes any more.
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_dbCloseTasksRunning<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+) -> jlong {
+    guard(&mut env, 0, |_env| {
+        Ok(CLOSE_TASKS.load(Ordering::Acquire) as jlong)
     })
 }

@@ -75,6 +75,10 @@ final class Native {
   /** Returns {@code [uuid msb, uuid lsb, manifest id]}. */
   static native long[] dbCheckpoint(long db, long lifetimeMillis);
 
+  // Bounded calls: closes that passed their bound finish in the background.
+  /** Close tasks not yet finished, in this process. */
+  static native long dbCloseTasksRunning();
+
   // Readers.
   static native long readerOpen(
       long store,

@@ -1250,6 +1250,27 @@ public abstract class KvStoreContractTest {
   }
 
   @Test
+  void aHeldOpenTimesOutAsUnknownAndALaterOpenWorks() throws Exception {
+    try (KvStore store = provider().openWriter()) {
+      putDurably(store, "k", "v");
+    }
+    FaultInjector injector = injector();
+    SlateStoreProvider held = faultyProvider(injector, boundedSettings());
+    injector.holdPuts(FaultInjector.MANIFEST);
+    try {
+      withinBound(
+          Duration.ofSeconds(1),
+          () -> assertUnknown(Reason.TIMEOUT, () -> track(held.openWriter())));
+    } finally {
+      injector.releasePuts();
+    }
+    eventually("the abandoned open was closed", () -> Native.dbCloseTasksRunning() == 0);
+    KvStore reopened = openWriter();
+    assertEquals("v", s(reopened.get(b("k"))));
+    putDurably(reopened, "after", "1");
+  }
+
+  @Test
   void aHeldCheckpointTimesOutAsUnknown() {
     FaultInjector injector = injector();
     KvStore store = track(faultyProvider(injector, boundedSettings()).openWriter());
@@ -1266,7 +1287,7 @@ public abstract class KvStoreContractTest {
   }
 
   @Test
-  void aHeldCloseTimesOutAsUnknownAndReleasesTheHandle() {
+  void aHeldCloseTimesOutAsUnknownAndReleasesTheHandle() throws Exception {
     FaultInjector injector = injector();
     KvStore store = faultyProvider(injector, boundedSettings()).openWriter();
     WriteReceipt receipt = put(store, "k", "v");
@@ -1279,6 +1300,8 @@ public abstract class KvStoreContractTest {
     } finally {
       injector.releasePuts();
     }
+    // The close goes on in the background once the PUT is let through, and ends.
+    eventually("the background close finished", () -> Native.dbCloseTasksRunning() == 0);
   }
 
   @Test
@@ -1354,6 +1377,7 @@ public abstract class KvStoreContractTest {
     } finally {
       injector.releasePuts();
     }
+    eventually("the background close finished", () -> Native.dbCloseTasksRunning() == 0);
   }
 
   /** Runs {@code call} on a thread, interrupts it once blocked, and checks it ends promptly. */
