@@ -97,8 +97,8 @@ impl Drop for FinishClosing {
 pub(crate) struct Liveness {
     status: watch::Receiver<DbStatus>,
     fenced: Arc<AtomicBool>,
-    /// The bound of blocking calls (None: unbounded, which only a caller
-    /// that turned the setting off gets).
+    /// The bound of blocking calls (None: unbounded, which Java passes
+    /// only for a timeout too long to count in milliseconds).
     pub(crate) operation_timeout: Option<Duration>,
 }
 
