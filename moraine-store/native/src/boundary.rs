@@ -5,7 +5,7 @@ use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
 
-use jni::objects::{GlobalRef, JClass};
+use jni::objects::{GlobalRef, JClass, JObject, JThrowable, JValue};
 use jni::JNIEnv;
 use slatedb::{CloseReason, ErrorKind};
 
@@ -26,6 +26,32 @@ pub(crate) enum Failure {
     Invalid(String),
     /// Stored data is corrupt or missing.
     Data(String),
+    /// A call failed after it handed its effect to SlateDB, and what
+    /// happened to that effect is unknown.
+    Unknown(Unknown, String),
+}
+
+/// Why an outcome is unknown; each variant is one constant of the Java
+/// enum `KvOutcomeUnknownException.Reason`, of the same name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unknown {
+    Fenced,
+    Closed,
+    StoreFailure,
+    Timeout,
+    Interrupted,
+}
+
+impl Unknown {
+    fn java_name(self) -> &'static str {
+        match self {
+            Unknown::Fenced => "FENCED",
+            Unknown::Closed => "CLOSED",
+            Unknown::StoreFailure => "STORE_FAILURE",
+            Unknown::Timeout => "TIMEOUT",
+            Unknown::Interrupted => "INTERRUPTED",
+        }
+    }
 }
 
 impl Failure {
@@ -38,7 +64,30 @@ impl Failure {
             Failure::Unavailable(_) => 3,
             Failure::Invalid(_) => 4,
             Failure::Data(_) => 5,
+            Failure::Unknown(..) => 6,
         }
+    }
+
+    /// The same failure seen by a call that had already handed its effect
+    /// to SlateDB: a fence, a close or a store failure no longer proves
+    /// that nothing was written, so they become [`Failure::Unknown`]. A
+    /// conflict (SlateDB checks it before applying anything), a refused
+    /// argument and corrupt data keep their meaning.
+    pub(crate) fn after_submission(self) -> Failure {
+        match self {
+            Failure::Fenced(m) => Failure::Unknown(Unknown::Fenced, m),
+            Failure::Closed(m) => Failure::Unknown(Unknown::Closed, m),
+            Failure::Unavailable(m) => Failure::Unknown(Unknown::StoreFailure, m),
+            other => other,
+        }
+    }
+
+    /// True for a fence, whether or not the outcome is known.
+    pub(crate) fn is_fence(&self) -> bool {
+        matches!(
+            self,
+            Failure::Fenced(_) | Failure::Unknown(Unknown::Fenced, _)
+        )
     }
 
     fn message(&self) -> &str {
@@ -48,7 +97,8 @@ impl Failure {
             | Failure::Closed(m)
             | Failure::Unavailable(m)
             | Failure::Invalid(m)
-            | Failure::Data(m) => m,
+            | Failure::Data(m)
+            | Failure::Unknown(_, m) => m,
         }
     }
 }
@@ -75,14 +125,21 @@ impl From<slatedb::Error> for Failure {
 
 pub(crate) type Outcome<T> = Result<T, Failure>;
 
-const CLASS_NAMES: [&str; 6] = [
+const CLASS_NAMES: [&str; 8] = [
     "dev/moraine/core/kv/KvTransactionConflictException",
     "dev/moraine/core/kv/KvFencedException",
     "dev/moraine/core/kv/KvClosedException",
     "dev/moraine/core/kv/KvUnavailableException",
     "dev/moraine/core/kv/KvInvalidArgumentException",
     "dev/moraine/core/kv/KvDataException",
+    OUTCOME_UNKNOWN,
+    OUTCOME_UNKNOWN_REASON,
 ];
+
+const OUTCOME_UNKNOWN: &str = "dev/moraine/core/kv/KvOutcomeUnknownException";
+const OUTCOME_UNKNOWN_REASON: &str = "dev/moraine/core/kv/KvOutcomeUnknownException$Reason";
+/// Index of the reason enum in [`CLASS_NAMES`].
+const REASON_CLASS: usize = 7;
 
 /// Global references to the exception classes, resolved once in
 /// `JNI_OnLoad` with the class loader that loaded the library.
@@ -114,16 +171,48 @@ pub(crate) fn throw(env: &mut JNIEnv, failure: &Failure) {
     if env.exception_check().unwrap_or(true) {
         return;
     }
-    let thrown = match CLASSES.get() {
-        Some(classes) => {
-            let class: &JClass = classes[failure.class_index()].as_obj().into();
-            env.throw_new(class, failure.message())
-        }
-        None => env.throw_new(CLASS_NAMES[failure.class_index()], failure.message()),
+    let thrown = match failure {
+        Failure::Unknown(reason, message) => throw_unknown(env, *reason, message),
+        _ => match CLASSES.get() {
+            Some(classes) => {
+                let class: &JClass = classes[failure.class_index()].as_obj().into();
+                env.throw_new(class, failure.message())
+            }
+            None => env.throw_new(CLASS_NAMES[failure.class_index()], failure.message()),
+        },
     };
     if thrown.is_err() && !env.exception_check().unwrap_or(true) {
         let _ = env.throw_new("java/lang/IllegalStateException", failure.message());
     }
+}
+
+/// Throws `KvOutcomeUnknownException(reason, message)`; its constructor
+/// takes the enum constant, so it is built here rather than by `throw_new`.
+fn throw_unknown(env: &mut JNIEnv, reason: Unknown, message: &str) -> jni::errors::Result<()> {
+    let (class, reason_class): (JClass, JClass) = match CLASSES.get() {
+        Some(classes) => (
+            env.new_local_ref(classes[6].as_obj())?.into(),
+            env.new_local_ref(classes[REASON_CLASS].as_obj())?.into(),
+        ),
+        None => (
+            env.find_class(OUTCOME_UNKNOWN)?,
+            env.find_class(OUTCOME_UNKNOWN_REASON)?,
+        ),
+    };
+    let constant = env
+        .get_static_field(
+            &reason_class,
+            reason.java_name(),
+            format!("L{OUTCOME_UNKNOWN_REASON};"),
+        )?
+        .l()?;
+    let text = env.new_string(message)?;
+    let exception: JObject = env.new_object(
+        &class,
+        format!("(L{OUTCOME_UNKNOWN_REASON};Ljava/lang/String;)V"),
+        &[JValue::Object(&constant), JValue::Object(&text)],
+    )?;
+    env.throw(JThrowable::from(exception))
 }
 
 /// Runs one export's body. A failure is thrown as its Java exception and

@@ -28,6 +28,7 @@ use slatedb::config::{DurabilityLevel, ReadOptions};
 use slatedb::DbReadOps;
 
 use crate::boundary::{guard, jni_failure, Failure, Outcome};
+use crate::bounded::bounded;
 use crate::codec::{
     apply_in_order, decode_batches, decode_keys, decode_ops, encode_values, to_write_batch,
     MAX_JAVA_ARRAY,
@@ -257,8 +258,11 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbWriteAll<'l>(
         // `writing` checks the handle before each batch, so a batch after
         // one that discovered a fence or a close is never submitted.
         let (applied, failure) = apply_in_order(batches, |ops| {
-            writing(handle, |db| {
-                Ok(block_on(db.write(to_write_batch(ops)))?.seqnum())
+            writing(handle, |writer| {
+                let limit = writer.liveness.operation_timeout;
+                let batch = to_write_batch(ops);
+                let written = bounded(env, limit, "the write", writer.db.write(batch))??;
+                Ok(written.seqnum())
             })
         });
         let applied: Vec<jlong> = applied.into_iter().map(|s| s as jlong).collect();

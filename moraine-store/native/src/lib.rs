@@ -17,6 +17,7 @@
 //!   reach SlateDB, whose write batch panics on bad keys.
 
 mod boundary;
+mod bounded;
 mod codec;
 mod crossings;
 mod extractor;

@@ -35,3 +35,13 @@ fn runtime() -> &'static Runtime {
 pub(crate) fn block_on<F: Future>(future: F) -> F::Output {
     runtime().block_on(future)
 }
+
+/// Starts `future` as a task of the shared runtime. Used for work that must
+/// run to its end even if the Java thread that asked stops waiting for it.
+pub(crate) fn spawn<F>(future: F) -> tokio::task::JoinHandle<F::Output>
+where
+    F: Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    runtime().spawn(future)
+}

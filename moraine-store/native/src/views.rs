@@ -11,6 +11,7 @@ use slatedb::config::{DurabilityLevel, ScanOptions};
 use slatedb::{DbIterator, DbReadOps, DbSnapshot, DbTransaction, IterationOrder};
 
 use crate::boundary::{guard, jni_failure, Failure, Outcome};
+use crate::bounded::bounded;
 use crate::codec::{EntryWriter, Pushed};
 use crate::handle::{borrow, free, into_handle};
 use crate::runtime::block_on;
@@ -451,12 +452,20 @@ pub extern "system" fn Java_dev_moraine_store_Native_txnCommit<'l>(
     _class: JClass<'l>,
     handle: jlong,
 ) -> jlong {
-    guard(&mut env, -1, |_env| {
+    guard(&mut env, -1, |env| {
         let handle = txn(handle)?;
+        // Refused here (closed, fenced, already committed) means nothing
+        // was handed over; any failure of the commit itself comes after the
+        // batch was handed to SlateDB and is an unknown outcome, except a
+        // conflict, which SlateDB decides before applying anything.
         let transaction = handle.take()?;
+        let limit = handle.liveness.operation_timeout;
+        let committed = bounded(env, limit, "the commit", transaction.commit())
+            .and_then(|result| result.map_err(Failure::from));
         let written = handle
             .liveness
-            .remember(block_on(transaction.commit()).map_err(Failure::from))?;
+            .remember(committed)
+            .map_err(Failure::after_submission)?;
         Ok(written.map_or(-1, |w| w.seqnum() as jlong))
     })
 }

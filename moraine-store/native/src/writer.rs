@@ -1,6 +1,6 @@
 //! The read-write database handle.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,21 +13,23 @@ use slatedb::config::{
 use slatedb::{CloseReason, Db, DbStatus, IsolationLevel};
 use tokio::sync::watch;
 
-use crate::boundary::{guard, jni_failure, Failure, Outcome};
+use crate::boundary::{guard, jni_failure, Failure, Outcome, Unknown};
+use crate::bounded::bounded;
 use crate::codec::{decode_ops, to_write_batch};
 use crate::extractor::TagExtractor;
 use crate::handle::{borrow, free, into_handle};
-use crate::runtime::block_on;
+use crate::runtime::{block_on, spawn};
 use crate::stores::StoreRef;
 use crate::views::{bytes_of, get_into_java, open_scan, scan_range, SnapshotHandle, TxnHandle};
 
 /// The writer behind a handle, with a watch on its status.
 pub(crate) struct Writer {
-    db: Db,
-    liveness: Liveness,
+    pub(crate) db: Db,
+    pub(crate) liveness: Liveness,
     /// How far `dbClose` has got; only ever moves forward. See
-    /// [`await_durable`].
-    closing: watch::Sender<Closing>,
+    /// [`await_durable`]. Shared with the close task, which may outlive
+    /// the handle (see `dbClose`).
+    closing: Arc<watch::Sender<Closing>>,
 }
 
 /// The progress of `dbClose`.
@@ -41,12 +43,32 @@ enum Closing {
     Finished,
 }
 
+/// Close tasks (of `dbClose`, and of opens that passed their bound) that
+/// have not finished; see `dbCloseTasksRunning`.
+static CLOSE_TASKS: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts one close task in [`CLOSE_TASKS`] for as long as it lives.
+struct CloseTask;
+
+impl CloseTask {
+    fn start() -> Self {
+        CLOSE_TASKS.fetch_add(1, Ordering::AcqRel);
+        CloseTask
+    }
+}
+
+impl Drop for CloseTask {
+    fn drop(&mut self) {
+        CLOSE_TASKS.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 /// Moves `closing` to `Finished` when dropped: after `Db::close` returned,
 /// and also if it panicked (the boundary catches the panic; without this a
 /// waiter could block forever).
-struct FinishClosing<'a>(&'a watch::Sender<Closing>);
+struct FinishClosing(Arc<watch::Sender<Closing>>);
 
-impl Drop for FinishClosing<'_> {
+impl Drop for FinishClosing {
     fn drop(&mut self) {
         // `send_replace` stores the value even when no receiver exists; a
         // waiter that subscribes later sees it at once.
@@ -68,24 +90,33 @@ impl Drop for FinishClosing<'_> {
 /// records the close, so a call made right after could still be accepted.
 /// `fenced` closes that window: once any call on the handle (or on one of
 /// its transactions) has seen `Fenced`, every later call is refused here.
+///
+/// It also carries the database's operation timeout, the bound of every
+/// blocking write-path call on the writer and its transactions.
 #[derive(Clone)]
 pub(crate) struct Liveness {
     status: watch::Receiver<DbStatus>,
     fenced: Arc<AtomicBool>,
+    /// The bound of blocking calls (None: unbounded, which Java passes
+    /// only for a timeout too long to count in milliseconds).
+    pub(crate) operation_timeout: Option<Duration>,
 }
 
 impl Liveness {
-    pub(crate) fn of(db: &Db) -> Self {
+    pub(crate) fn of(db: &Db, operation_timeout: Option<Duration>) -> Self {
         Self {
             status: db.subscribe(),
             fenced: Arc::new(AtomicBool::new(false)),
+            operation_timeout,
         }
     }
 
     /// Passes `result` through, remembering a fence it reports.
     pub(crate) fn remember<T>(&self, result: Outcome<T>) -> Outcome<T> {
-        if let Err(Failure::Fenced(_)) = &result {
-            self.fenced.store(true, Ordering::Release);
+        if let Err(failure) = &result {
+            if failure.is_fence() {
+                self.fenced.store(true, Ordering::Release);
+            }
         }
         result
     }
@@ -114,12 +145,21 @@ fn fenced_failure() -> Failure {
     Failure::Fenced("a newer writer opened this store; this handle may no longer write".to_owned())
 }
 
-/// Runs a call that may discover a fence (writes, flushes, checkpoints) on
-/// an open writer, and remembers a fence it reports.
-pub(crate) fn writing<T>(handle: jlong, call: impl FnOnce(&Db) -> Outcome<T>) -> Outcome<T> {
+/// Runs a call that hands an effect to SlateDB (writes, flushes,
+/// checkpoints) on an open writer, and remembers a fence it reports.
+///
+/// The liveness check comes first: a handle already known closed or fenced
+/// refuses the call before anything is handed over (`KvClosedException`,
+/// `KvFencedException`: nothing written). Every failure of `call` itself
+/// comes after submission and is reported as an unknown outcome
+/// ([`Failure::after_submission`]).
+pub(crate) fn writing<T>(handle: jlong, call: impl FnOnce(&Writer) -> Outcome<T>) -> Outcome<T> {
     let writer = writer(handle)?;
     writer.liveness.check()?;
-    writer.liveness.remember(call(&writer.db))
+    writer
+        .liveness
+        .remember(call(writer))
+        .map_err(Failure::after_submission)
 }
 
 /// The writer behind `handle`, without checking that it is open.
@@ -175,6 +215,7 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbOpen<'l>(
     compactor: jboolean,
     garbage_collector: jboolean,
     tag_extractor: jboolean,
+    operation_timeout_millis: jlong,
 ) -> jlong {
     guard(&mut env, 0, |env| {
         let path = java_path(env, &path)?;
@@ -214,45 +255,113 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbOpen<'l>(
         if tag_extractor == JNI_TRUE {
             builder = builder.with_segment_extractor(Arc::new(TagExtractor));
         }
-        let db = block_on(builder.build())?;
-        let liveness = Liveness::of(&db);
+        let operation_timeout = optional_millis(operation_timeout_millis);
+        let db = open_bounded(env, operation_timeout, builder)?;
+        let liveness = Liveness::of(&db, operation_timeout);
         let (closing, _) = watch::channel(Closing::Open);
         Ok(into_handle(Writer {
             db,
             liveness,
-            closing,
+            closing: Arc::new(closing),
         }))
     })
 }
 
+/// Builds the database within `limit`. The build runs as a runtime task:
+/// a build that passes its bound (or whose caller is interrupted) may
+/// already have fenced the previous writer or be about to start background
+/// tasks, so it is neither cut half-way nor left running as a writer nobody
+/// holds. A second task waits for it and closes the database it produced.
+/// The caller is told the outcome is unknown (whether the store was created
+/// and the previous writer fenced).
+fn open_bounded(
+    env: &mut JNIEnv,
+    limit: Option<Duration>,
+    builder: slatedb::DbBuilder<String>,
+) -> Outcome<Db> {
+    let mut build = spawn(builder.build());
+    match bounded(env, limit, "opening the store", &mut build) {
+        Ok(Ok(built)) => Ok(built?),
+        Ok(Err(_panicked)) => Err(Failure::Unavailable(
+            "opening the store panicked".to_owned(),
+        )),
+        Err(stopped) => {
+            let counted = CloseTask::start();
+            spawn(async move {
+                let _counted = counted;
+                if let Ok(Ok(orphan)) = build.await {
+                    let _ = orphan.close().await;
+                }
+            });
+            Err(stopped)
+        }
+    }
+}
+
 /// Closes the database: flushes what is in memory and stops its background
-/// tasks. Safe to call while other calls are in flight: they fail with a
-/// closed error, except that a waiter in `dbAwaitDurable` whose write this
-/// close makes durable returns normally. Does not free the handle.
+/// tasks, within the operation timeout. Safe to call while other calls are
+/// in flight: they fail with a closed error, except that a waiter in
+/// `dbAwaitDurable` whose write this close makes durable returns normally.
+/// Does not free the handle.
+///
+/// `Db::close` runs as a task of the runtime, not on this thread, and this
+/// thread waits for it within the bound. A close that passes its bound (or
+/// whose caller is interrupted) is therefore not abandoned half-way: it
+/// finishes in the background, holding its own clone of the `Db`, while the
+/// caller is told the outcome of its unflushed writes is unknown.
+///
+/// A handle that already knew it was fenced or had failed does not flush
+/// (SlateDB skips the final flush then); its close reports nothing, since
+/// the calls that met the failure reported it.
 #[no_mangle]
 pub extern "system" fn Java_dev_moraine_store_Native_dbClose<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     handle: jlong,
 ) {
-    guard(&mut env, (), |_env| {
+    guard(&mut env, (), |env| {
         let writer = writer(handle)?;
+        let already_dead = writer.liveness.check().is_err();
         // `Started` is published before `Db::close` can record the clean
         // close, so a waiter that sees that close also sees `Started` (the
         // status watch orders the two) and knows the close is this one.
         writer.closing.send_replace(Closing::Started);
-        // Publishes `Finished` when this scope ends, after `Db::close`
-        // returned (or panicked).
-        let _finished = FinishClosing(&writer.closing);
-        // A fence discovered by the final flush is remembered before
-        // `Finished` is published (`_finished` drops last), so a waiter
+        let db = writer.db.clone();
+        let liveness = writer.liveness.clone();
+        // Publishes `Finished` when the task ends, after `Db::close`
+        // returned (or panicked). A fence discovered by the final flush is
+        // remembered before that (`_finished` drops last), so a waiter
         // reports it.
-        match block_on(writer.db.close()) {
+        let finished = FinishClosing(writer.closing.clone());
+        let counted = CloseTask::start();
+        let task = spawn(async move {
+            let _counted = counted;
+            let _finished = finished;
+            match db.close().await {
+                Ok(()) => Ok(()),
+                // Closing twice is not a failure of this close.
+                Err(e) if matches!(e.kind(), slatedb::ErrorKind::Closed(CloseReason::Clean)) => {
+                    Ok(())
+                }
+                Err(e) => liveness.remember(Err(e.into())),
+            }
+        });
+        let closed = match bounded(
+            env,
+            writer.liveness.operation_timeout,
+            "closing the store",
+            task,
+        ) {
+            Ok(Ok(result)) => result,
+            Ok(Err(_panicked)) => Err(Failure::Unavailable(
+                "closing the store panicked".to_owned(),
+            )),
+            Err(stopped) => Err(stopped),
+        };
+        match closed {
             Ok(()) => Ok(()),
-            // Closing twice, or after a fatal error that already closed it,
-            // is not a failure of this close.
-            Err(e) if matches!(e.kind(), slatedb::ErrorKind::Closed(CloseReason::Clean)) => Ok(()),
-            Err(e) => writer.liveness.remember(Err(e.into())),
+            Err(_) if already_dead => Ok(()),
+            Err(failure) => Err(failure.after_submission()),
         }
     })
 }
@@ -310,8 +419,9 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbWrite<'l>(
     guard(&mut env, -1, |env| {
         let encoded = bytes_of(env, &encoded)?;
         let batch = to_write_batch(decode_ops(&encoded)?);
-        writing(handle, |db| {
-            let written = block_on(db.write(batch))?;
+        writing(handle, |writer| {
+            let limit = writer.liveness.operation_timeout;
+            let written = bounded(env, limit, "the write", writer.db.write(batch))??;
             Ok(written.seqnum() as jlong)
         })
     })
@@ -350,8 +460,11 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbFlushWal<'l>(
     _class: JClass<'l>,
     handle: jlong,
 ) {
-    guard(&mut env, (), |_env| {
-        writing(handle, |db| Ok(block_on(db.flush())?))
+    guard(&mut env, (), |env| {
+        writing(handle, |writer| {
+            let limit = writer.liveness.operation_timeout;
+            Ok(bounded(env, limit, "the WAL flush", writer.db.flush())??)
+        })
     })
 }
 
@@ -416,6 +529,12 @@ async fn await_durable(writer: &Writer, target: u64) -> Outcome<()> {
     if reason == Some(CloseReason::Fenced) {
         return Err(fenced_before_durable());
     }
+    if reason == Some(CloseReason::Panic) {
+        return Err(Failure::Unknown(
+            Unknown::StoreFailure,
+            "the store failed and closed itself before the write became durable".to_owned(),
+        ));
+    }
     // A clean close that `dbClose` started, possibly still flushing. (One
     // it did not start, which SlateDB should never report, is answered at
     // once rather than waited for: nothing would ever finish it.)
@@ -437,13 +556,17 @@ async fn await_durable(writer: &Writer, target: u64) -> Outcome<()> {
             return Err(fenced_before_durable());
         }
     }
-    Err(Failure::Closed(
+    Err(Failure::Unknown(
+        Unknown::Closed,
         "the store closed before the write became durable".to_owned(),
     ))
 }
 
 fn fenced_before_durable() -> Failure {
-    Failure::Fenced("the store was fenced before the write became durable".to_owned())
+    Failure::Unknown(
+        Unknown::Fenced,
+        "the store was fenced before the write became durable".to_owned(),
+    )
 }
 
 #[no_mangle]
@@ -453,8 +576,9 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbDurableSeq<'l>(
     handle: jlong,
 ) -> jlong {
     guard(&mut env, -1, |_env| {
+        // No liveness check: after a fence or a fatal error the durable
+        // sequence number is final, and reconciliation needs it.
         let writer = writer(handle)?;
-        writer.liveness.check()?;
         Ok(writer.liveness.durable_seq() as jlong)
     })
 }
@@ -473,10 +597,12 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbCheckpoint<'l>(
             lifetime: optional_millis(lifetime_millis),
             ..CheckpointOptions::default()
         };
-        let created = writing(handle, |db| {
-            Ok(block_on(
-                db.create_checkpoint(CheckpointScope::Durable, &options),
-            )?)
+        let created = writing(handle, |writer| {
+            let limit = writer.liveness.operation_timeout;
+            let checkpoint = writer
+                .db
+                .create_checkpoint(CheckpointScope::Durable, &options);
+            Ok(bounded(env, limit, "creating the checkpoint", checkpoint)??)
         })?;
         let (msb, lsb) = created.id.as_u64_pair();
         let parts = [msb as jlong, lsb as jlong, created.manifest_id as jlong];
@@ -484,5 +610,20 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbCheckpoint<'l>(
         env.set_long_array_region(&array, 0, &parts)
             .map_err(jni_failure)?;
         Ok(array.into_raw())
+    })
+}
+
+// Bounded calls: closes still finishing in the background.
+
+/// How many close tasks have not finished: closes that passed their bound
+/// (or whose caller was interrupted) and are still flushing, and closers of
+/// opens that passed theirs. Lets tests wait until nothing writes any more.
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_dbCloseTasksRunning<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+) -> jlong {
+    guard(&mut env, 0, |_env| {
+        Ok(CLOSE_TASKS.load(Ordering::Acquire) as jlong)
     })
 }

@@ -49,7 +49,8 @@ final class Native {
       long maxRetries,
       boolean compactor,
       boolean garbageCollector,
-      boolean tagExtractor);
+      boolean tagExtractor,
+      long operationTimeoutMillis);
 
   static native void dbClose(long db);
 
@@ -73,6 +74,10 @@ final class Native {
 
   /** Returns {@code [uuid msb, uuid lsb, manifest id]}. */
   static native long[] dbCheckpoint(long db, long lifetimeMillis);
+
+  // Bounded calls: closes that passed their bound finish in the background.
+  /** Close tasks not yet finished, in this process. */
+  static native long dbCloseTasksRunning();
 
   // Readers.
   static native long readerOpen(

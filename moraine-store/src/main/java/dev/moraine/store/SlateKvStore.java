@@ -1,9 +1,11 @@
 package dev.moraine.store;
 
 import dev.moraine.core.kv.CheckpointId;
+import dev.moraine.core.kv.KvClosedException;
 import dev.moraine.core.kv.KvException;
-import dev.moraine.core.kv.KvFencedException;
 import dev.moraine.core.kv.KvInvalidArgumentException;
+import dev.moraine.core.kv.KvOutcomeUnknownException;
+import dev.moraine.core.kv.KvOutcomeUnknownException.Reason;
 import dev.moraine.core.kv.KvPartialWriteException;
 import dev.moraine.core.kv.KvSnapshot;
 import dev.moraine.core.kv.KvStore;
@@ -15,18 +17,55 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The read-write handle: one SlateDB {@code Db}. Thread-safe; every call holds the handle's guard
  * (see {@link NativeHandle}) so that {@link #close()} can race any of them.
+ *
+ * <p>Each handle has a process-unique {@link #id}, which every receipt it issues carries; it
+ * accepts no other handle's receipt, because a reopened store numbers its writes afresh.
+ *
+ * <p>Blocking native calls are bounded by the operation timeout (in native code, which also stops
+ * at a thread interrupt). {@code awaitDurable} waits here, in native waits of {@link
+ * #WAIT_SLICE_MILLIS}, and looks at the deadline and the interrupt flag between them.
  */
 final class SlateKvStore extends NativeReadView implements KvStore {
-  private static final Logger LOG = LoggerFactory.getLogger(SlateKvStore.class);
+  /** Length of one native wait of {@code awaitDurable}. */
+  static final long WAIT_SLICE_MILLIS = 20;
 
-  SlateKvStore(long address) {
+  private static final AtomicLong NEXT_ID = new AtomicLong();
+
+  private final long id = NEXT_ID.incrementAndGet();
+  private final Duration operationTimeout;
+  private final DurabilityWatcher watcher;
+
+  /**
+   * The highest durable sequence number this Java object has read from native code; what {@link
+   * #durableSeqnum()} answers while a close is under way. Only grows.
+   */
+  private final AtomicLong knownDurable = new AtomicLong();
+
+  /**
+   * Completed by {@link #close()} with the durable sequence number read after the native close
+   * returned (successfully or not), before the handle is released. Nothing becomes durable after
+   * that, except through a close that passed its bound and finishes in the background.
+   */
+  private final CompletableFuture<Long> closedDurable = new CompletableFuture<>();
+
+  SlateKvStore(long address, Duration operationTimeout) {
     super("store", address, Native::dbFree, null);
+    this.operationTimeout = operationTimeout;
+    this.watcher = new DurabilityWatcher(new WatcherSource(), "moraine-durability-" + id);
+  }
+
+  /** The one place receipts of this handle are made. */
+  private WriteReceipt receipt(long seqnum) {
+    return new WriteReceipt(id, seqnum);
   }
 
   @Override
@@ -96,16 +135,11 @@ final class SlateKvStore extends NativeReadView implements KvStore {
     return receipts;
   }
 
-  /** The one place this store makes a receipt for a write it applied. */
-  private WriteReceipt receipt(long seqnum) {
-    return new WriteReceipt(seqnum);
-  }
-
   @Override
   public KvTransaction begin() {
     long address = handle.enter();
     try {
-      return new SlateKvTransaction(Native.dbBegin(address), handle);
+      return new SlateKvTransaction(Native.dbBegin(address), handle, this::receipt);
     } finally {
       handle.exit();
     }
@@ -131,43 +165,175 @@ final class SlateKvStore extends NativeReadView implements KvStore {
     }
   }
 
+  // ------------------------------------------------------------------ durability
+
   @Override
   public void awaitDurable(WriteReceipt receipt) {
-    await(receipt, -1);
+    long seqnum = ownSeqnum(receipt);
+    if (!await(seqnum, operationTimeout.toNanos())) {
+      throw new KvOutcomeUnknownException(
+          Reason.TIMEOUT,
+          "write "
+              + seqnum
+              + " was not durable within the operation timeout of "
+              + operationTimeout.toMillis()
+              + " ms");
+    }
   }
 
   @Override
   public boolean awaitDurable(WriteReceipt receipt, Duration timeout) {
+    long seqnum = ownSeqnum(receipt);
     if (timeout == null) {
       throw new KvInvalidArgumentException("timeout must not be null");
     }
-    long millis = timeout.isNegative() ? 0 : StoreSettings.millisOrNone(timeout);
-    return await(receipt, millis);
+    long nanos;
+    try {
+      nanos = timeout.isNegative() ? 0 : timeout.toNanos();
+    } catch (ArithmeticException tooLong) {
+      nanos = Long.MAX_VALUE / 2;
+    }
+    return await(seqnum, nanos);
   }
 
-  private boolean await(WriteReceipt receipt, long timeoutMillis) {
-    if (receipt == null) {
-      throw new KvInvalidArgumentException("receipt must not be null");
-    }
-    // The wait holds the guard; close() does not wait for it but shuts the database down, which
-    // wakes this call with a closed error.
-    long address = handle.enter();
+  @Override
+  public CompletableFuture<Void> durableFuture(WriteReceipt receipt) {
+    return watcher.add(ownSeqnum(receipt));
+  }
+
+  /**
+   * Waits in native slices until {@code seqnum} is durable (true) or {@code timeoutNanos} passed
+   * (false). Holds the guard for the whole wait: the address stays valid, and a close does not wait
+   * for this call but makes the native wait return (durable, or an unknown outcome).
+   */
+  private boolean await(long seqnum, long timeoutNanos) {
+    long deadline = System.nanoTime() + Math.min(timeoutNanos, Long.MAX_VALUE / 4);
+    long address;
     try {
-      return Native.dbAwaitDurable(address, receipt.seqnum(), timeoutMillis);
+      address = handle.enter();
+    } catch (KvClosedException closed) {
+      return awaitAfterClose(seqnum, deadline, closed);
+    }
+    try {
+      while (true) {
+        long leftMillis = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        long slice = Math.max(0, Math.min(WAIT_SLICE_MILLIS, leftMillis));
+        if (Native.dbAwaitDurable(address, seqnum, slice)) {
+          noteDurable(seqnum);
+          return true;
+        }
+        if (Thread.currentThread().isInterrupted()) {
+          throw interrupted(seqnum);
+        }
+        if (deadline - System.nanoTime() <= 0) {
+          return false;
+        }
+      }
     } finally {
       handle.exit();
     }
+  }
+
+  /**
+   * The wait of a call that found the handle closed: the answer is the durable sequence number
+   * after the close, once the close has finished (it is bounded by the operation timeout).
+   */
+  private boolean awaitAfterClose(long seqnum, long deadline, KvClosedException closed) {
+    long finalDurable;
+    try {
+      finalDurable =
+          closedDurable.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException stillClosing) {
+      return false;
+    } catch (InterruptedException interrupt) {
+      Thread.currentThread().interrupt();
+      throw interrupted(seqnum);
+    } catch (ExecutionException impossible) {
+      throw new IllegalStateException(impossible);
+    }
+    if (finalDurable >= seqnum) {
+      return true;
+    }
+    throw new KvOutcomeUnknownException(
+        Reason.CLOSED, "the store closed before write " + seqnum + " became durable", closed);
+  }
+
+  private static KvOutcomeUnknownException interrupted(long seqnum) {
+    return new KvOutcomeUnknownException(
+        Reason.INTERRUPTED, "interrupted while waiting for write " + seqnum + " to become durable");
+  }
+
+  /** The receipt's sequence number, if this handle issued it. */
+  private long ownSeqnum(WriteReceipt receipt) {
+    if (receipt == null) {
+      throw new KvInvalidArgumentException("receipt must not be null");
+    }
+    if (receipt.storeId() != id) {
+      throw new KvInvalidArgumentException(
+          "the receipt was issued by another store handle ("
+              + receipt.storeId()
+              + ", this is "
+              + id
+              + "); its sequence number means nothing here");
+    }
+    return receipt.seqnum();
   }
 
   @Override
   public long durableSeqnum() {
-    long address = handle.enter();
+    long address;
     try {
-      return Native.dbDurableSeq(address);
+      address = handle.enter();
+    } catch (KvClosedException closed) {
+      return closedDurable.getNow(knownDurable.get());
+    }
+    try {
+      return noteDurable(Native.dbDurableSeq(address));
     } finally {
       handle.exit();
     }
   }
+
+  private long noteDurable(long seqnum) {
+    return knownDurable.accumulateAndGet(seqnum, Math::max);
+  }
+
+  /** Outstanding durability futures, for tests. */
+  int pendingDurableFutures() {
+    return watcher.pendingCount();
+  }
+
+  /** The store as the durability watcher sees it. */
+  private final class WatcherSource implements DurabilityWatcher.Source {
+    @Override
+    public long awaitDurableAbove(long seen, long sliceMillis) {
+      long address = handle.enter();
+      try {
+        Native.dbAwaitDurable(address, seen + 1, sliceMillis);
+        return noteDurable(Native.dbDurableSeq(address));
+      } finally {
+        handle.exit();
+      }
+    }
+
+    @Override
+    public long finalDurableSeqnum() {
+      long address;
+      try {
+        address = handle.enter();
+      } catch (KvClosedException closed) {
+        // close() completes this after its bounded native close, before it releases the handle.
+        return closedDurable.join();
+      }
+      try {
+        return noteDurable(Native.dbDurableSeq(address));
+      } finally {
+        handle.exit();
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ checkpoints and close
 
   @Override
   public CheckpointId createCheckpoint(Duration lifetime) {
@@ -185,21 +351,30 @@ final class SlateKvStore extends NativeReadView implements KvStore {
   }
 
   /**
-   * Closes the database (flushing what is in memory) and releases the handle; the native memory is
-   * freed by the last call still in flight, or here if there is none. A fenced store has nothing it
-   * may flush, so closing it reports nothing.
+   * Closes the database (flushing what is in memory, within the operation timeout) and releases the
+   * handle; the native memory is freed by the last call still in flight, or here if there is none.
+   * Before the release it records the final durable sequence number, so {@link #durableSeqnum()},
+   * waiters and durability futures can still be answered afterwards.
    */
   @Override
   public void close() {
     if (!handle.beginClose()) {
       return;
     }
+    long address = handle.address();
     try {
-      Native.dbClose(handle.address());
-    } catch (KvFencedException fenced) {
-      LOG.debug("closed a fenced store", fenced);
+      Native.dbClose(address);
     } finally {
+      // The closer still counts as a call in flight, so the address is valid here.
+      long last;
+      try {
+        last = noteDurable(Native.dbDurableSeq(address));
+      } catch (RuntimeException unreadable) {
+        last = knownDurable.get();
+      }
+      closedDurable.complete(last);
       handle.finishClose();
+      watcher.storeClosed();
     }
   }
 }

@@ -5,6 +5,7 @@ import dev.moraine.core.kv.KvTransaction;
 import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.core.kv.WriteReceipt;
 import java.lang.ref.Reference;
+import java.util.function.LongFunction;
 
 /**
  * A snapshot-isolation SlateDB transaction ({@code IsolationLevel::Snapshot}): write-write
@@ -13,8 +14,12 @@ import java.lang.ref.Reference;
  */
 final class SlateKvTransaction extends NativeReadView implements KvTransaction {
 
-  SlateKvTransaction(long address, NativeHandle store) {
+  /** Makes the receipt of a commit; the store's own factory, so receipts name the store. */
+  private final LongFunction<WriteReceipt> receipts;
+
+  SlateKvTransaction(long address, NativeHandle store, LongFunction<WriteReceipt> receipts) {
     super("transaction", address, Native::txnFree, store);
+    this.receipts = receipts;
   }
 
   @Override
@@ -85,7 +90,7 @@ final class SlateKvTransaction extends NativeReadView implements KvTransaction {
       // Whatever the outcome, the transaction is spent.
       close();
     }
-    return seqnum < 0 ? null : new WriteReceipt(seqnum);
+    return seqnum < 0 ? null : receipts.apply(seqnum);
   }
 
   @Override

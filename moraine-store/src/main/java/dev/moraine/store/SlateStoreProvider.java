@@ -50,8 +50,9 @@ public final class SlateStoreProvider implements KvStoreProvider {
                 settings.maxRetriesOrNone(),
                 settings.compactor(),
                 settings.garbageCollector(),
-                settings.tagSegmentExtractor());
-        return new SlateKvStore(db);
+                settings.tagSegmentExtractor(),
+                StoreSettings.millisOrNone(settings.operationTimeout()));
+        return new SlateKvStore(db, settings.operationTimeout());
       } finally {
         ObjectStoreHandles.free(walStore);
       }

@@ -18,8 +18,9 @@ import java.time.Duration;
  *     Default 1 s; SlateDB's 10 s is long for a catalog reader and a poll costs one or two
  *     object-store requests.
  * @param objectStoreMaxRetries how often a failed object-store request is retried before the call
- *     fails with {@code KvUnavailableException}; null retries forever (a dead endpoint then hangs
- *     calls). Default 10, about seven seconds of backoff.
+ *     fails ({@code KvUnavailableException} for a read, {@code KvOutcomeUnknownException} for a
+ *     write, flush or checkpoint); null retries forever (a dead endpoint then holds calls until the
+ *     operation timeout). Default 10, about seven seconds of backoff.
  * @param compactor whether the writer runs SlateDB's compactor in-process. Default on: without it
  *     level-0 SSTs pile up and reads slow down.
  * @param garbageCollector whether the writer deletes obsolete objects. Default on: without it the
@@ -28,6 +29,14 @@ import java.time.Duration;
  *     moraine-tag-v1}. SlateDB records the choice when a store is created and refuses to open it
  *     otherwise afterwards. Default on, as the Rust implementation of Moraine does; turn it off
  *     only for stores that are not Moraine catalogs.
+ * @param operationTimeout the bound of every blocking call on a writer that has no timeout argument
+ *     of its own: {@code write}, a transaction's {@code commit}, {@code flushWal}, {@code
+ *     awaitDurable(receipt)}, {@code createCheckpoint} and {@code close}. A call that reaches it
+ *     after handing its effect to the store fails with {@code KvOutcomeUnknownException} (reason
+ *     {@code TIMEOUT}). Default 60 s: well above what a healthy store needs even when a request
+ *     runs through all of {@code objectStoreMaxRetries} (about seven seconds of backoff by default)
+ *     on each of the few requests a checkpoint or a close makes, so only a store that is stuck
+ *     reaches it, and short enough that a stuck store is reported within a minute.
  */
 public record StoreSettings(
     Duration flushInterval,
@@ -36,7 +45,8 @@ public record StoreSettings(
     Integer objectStoreMaxRetries,
     boolean compactor,
     boolean garbageCollector,
-    boolean tagSegmentExtractor) {
+    boolean tagSegmentExtractor,
+    Duration operationTimeout) {
 
   private static final Duration ONE_MILLISECOND = Duration.ofMillis(1);
 
@@ -48,7 +58,8 @@ public record StoreSettings(
           10,
           true,
           true,
-          true);
+          true,
+          Duration.ofSeconds(60));
 
   /** Checks the values. */
   public StoreSettings {
@@ -62,6 +73,8 @@ public record StoreSettings(
     if (objectStoreMaxRetries != null && objectStoreMaxRetries < 0) {
       throw new KvInvalidArgumentException("max retries must not be negative");
     }
+    // Every blocking call needs a bound: there is no "no timeout".
+    requireAtLeastOneMillisecond(operationTimeout, "operation timeout");
   }
 
   /** The defaults described above. */
@@ -81,7 +94,8 @@ public record StoreSettings(
         objectStoreMaxRetries,
         compactor,
         garbageCollector,
-        tagSegmentExtractor);
+        tagSegmentExtractor,
+        operationTimeout);
   }
 
   /** With the flush timer off: the WAL flushes only when asked, when full, or on close. */
@@ -93,7 +107,8 @@ public record StoreSettings(
         objectStoreMaxRetries,
         compactor,
         garbageCollector,
-        tagSegmentExtractor);
+        tagSegmentExtractor,
+        operationTimeout);
   }
 
   /** With the writer's manifest poll interval. */
@@ -105,7 +120,8 @@ public record StoreSettings(
         objectStoreMaxRetries,
         compactor,
         garbageCollector,
-        tagSegmentExtractor);
+        tagSegmentExtractor,
+        operationTimeout);
   }
 
   /** With the latest-following reader's poll interval. */
@@ -117,7 +133,8 @@ public record StoreSettings(
         objectStoreMaxRetries,
         compactor,
         garbageCollector,
-        tagSegmentExtractor);
+        tagSegmentExtractor,
+        operationTimeout);
   }
 
   /** With at most {@code retries} retries per object-store request; null for unbounded. */
@@ -129,7 +146,8 @@ public record StoreSettings(
         retries,
         compactor,
         garbageCollector,
-        tagSegmentExtractor);
+        tagSegmentExtractor,
+        operationTimeout);
   }
 
   /** With the compactor on or off. */
@@ -141,7 +159,8 @@ public record StoreSettings(
         objectStoreMaxRetries,
         on,
         garbageCollector,
-        tagSegmentExtractor);
+        tagSegmentExtractor,
+        operationTimeout);
   }
 
   /** With the garbage collector on or off. */
@@ -153,7 +172,8 @@ public record StoreSettings(
         objectStoreMaxRetries,
         compactor,
         on,
-        tagSegmentExtractor);
+        tagSegmentExtractor,
+        operationTimeout);
   }
 
   /** With the {@code moraine-tag-v1} segment extractor on or off. */
@@ -165,7 +185,21 @@ public record StoreSettings(
         objectStoreMaxRetries,
         compactor,
         garbageCollector,
-        on);
+        on,
+        operationTimeout);
+  }
+
+  /** With the bound of blocking writer calls (at least 1 ms). */
+  public StoreSettings withOperationTimeout(Duration timeout) {
+    return new StoreSettings(
+        flushInterval,
+        manifestPollInterval,
+        readerPollInterval,
+        objectStoreMaxRetries,
+        compactor,
+        garbageCollector,
+        tagSegmentExtractor,
+        timeout);
   }
 
   /** Milliseconds for native code; -1 for none. */

@@ -2,9 +2,11 @@ package dev.moraine.store;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -21,6 +23,8 @@ import dev.moraine.core.kv.KvFencedException;
 import dev.moraine.core.kv.KvInvalidArgumentException;
 import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvLimits;
+import dev.moraine.core.kv.KvOutcomeUnknownException;
+import dev.moraine.core.kv.KvOutcomeUnknownException.Reason;
 import dev.moraine.core.kv.KvPartialWriteException;
 import dev.moraine.core.kv.KvReadView;
 import dev.moraine.core.kv.KvReader;
@@ -40,6 +44,8 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
@@ -54,6 +60,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * The behaviour every object store must give the SlateDB binding, run against real SlateDB.
@@ -200,6 +207,24 @@ public abstract class KvStoreContractTest {
     FaultInjector injector = new FaultInjector();
     injectors.add(injector);
     return injector;
+  }
+
+  /** How a store answers a WAL PUT whose response was lost once; deterministic per store. */
+  protected enum LostResponseAnswer {
+    /** SlateDB recognises the object as its own: the flush succeeds. */
+    FLUSH_SUCCEEDS,
+    /** SlateDB takes the object for a newer writer's: the flush reports a fence. */
+    FENCE_REPORTED
+  }
+
+  /** This store's answer to a lost WAL response (RFC 0001, section 12). */
+  protected abstract LostResponseAnswer lostWalResponseAnswer();
+
+  /** Asserts that {@code call} fails with an unknown outcome for {@code reason}. */
+  static KvOutcomeUnknownException assertUnknown(Reason reason, Executable call) {
+    KvOutcomeUnknownException unknown = assertThrows(KvOutcomeUnknownException.class, call);
+    assertEquals(reason, unknown.reason(), () -> "reason of " + unknown);
+    return unknown;
   }
 
   /** A provider for this test's store seen through {@code injector}. */
@@ -674,6 +699,8 @@ public abstract class KvStoreContractTest {
 
     // The first writer notices at its next WAL flush or manifest poll; the write it attempted
     // never becomes durable and never reaches the new writer.
+    // Either the handle already knows (its manifest poll found the fence) and refuses the write,
+    // or the fence is found after the write was handed over, and its outcome is reported unknown.
     KvException failure = null;
     long lostSeqnum = -1;
     try {
@@ -684,7 +711,9 @@ public abstract class KvStoreContractTest {
     } catch (KvException e) {
       failure = e;
     }
-    if (!(failure instanceof KvFencedException)) {
+    boolean refused = failure instanceof KvFencedException && lostSeqnum == -1;
+    boolean unknown = failure instanceof KvOutcomeUnknownException u && u.reason() == Reason.FENCED;
+    if (!refused && !unknown) {
       fail(
           "the first writer was not fenced: "
               + failure
@@ -745,7 +774,7 @@ public abstract class KvStoreContractTest {
   @Test
   void useAfterCloseThrowsClosed() {
     KvStore store = provider().openWriter();
-    put(store, "k", "v");
+    WriteReceipt flushedByClose = put(store, "k", "v");
     KvSnapshot snapshot = store.snapshot();
     KvTransaction txn = store.begin();
     KvIterator iterator = store.scan(KeyRange.all());
@@ -758,9 +787,12 @@ public abstract class KvStoreContractTest {
     assertThrows(KvClosedException.class, store::begin);
     assertThrows(KvClosedException.class, store::snapshot);
     assertThrows(KvClosedException.class, store::flushWal);
-    assertThrows(KvClosedException.class, store::durableSeqnum);
     assertThrows(KvClosedException.class, () -> store.createCheckpoint(null));
-    assertThrows(KvClosedException.class, () -> store.awaitDurable(new WriteReceipt(1)));
+    // What the close made durable stays provable: the final durable seqnum is readable, and a
+    // wait for a write it covers returns.
+    assertTrue(store.durableSeqnum() >= flushedByClose.seqnum(), "durable seqnum after close");
+    store.awaitDurable(flushedByClose);
+    assertDoesNotThrow(() -> store.durableFuture(flushedByClose).get(10, TimeUnit.SECONDS));
     assertThrows(KvClosedException.class, () -> store.scan(KeyRange.all()));
     assertThrows(KvClosedException.class, () -> snapshot.get(b("k")));
     assertThrows(KvClosedException.class, () -> txn.put(b("k"), b("v")));
@@ -824,6 +856,13 @@ public abstract class KvStoreContractTest {
                       try {
                         exercise(store, kind, i);
                       } catch (KvClosedException expected) {
+                        return;
+                      } catch (KvOutcomeUnknownException overtaken) {
+                        // A call the close overtook after submission: unknown, and only that.
+                        if (overtaken.reason() != Reason.CLOSED) {
+                          unexpected.incrementAndGet();
+                          failures.add(overtaken);
+                        }
                         return;
                       } catch (KvException other) {
                         // Closed-by-close surfaces as closed; nothing else is expected, but
@@ -973,12 +1012,14 @@ public abstract class KvStoreContractTest {
     putDurably(store, "ok", "1");
     injector.failNextPuts(1_000, FaultInjector.WAL);
     WriteReceipt receipt = put(store, "doomed", "x");
-    assertThrows(KvUnavailableException.class, store::flushWal);
+    long durableBefore = store.durableSeqnum();
+    assertUnknown(Reason.STORE_FAILURE, store::flushWal);
     assertTrue(injector.injectedPutFailures() > settings().objectStoreMaxRetries());
     // SlateDB treats a WAL write that fails beyond its retries as fatal: the store closes, and
-    // the write is never reported durable.
-    assertThrows(
-        KvClosedException.class, () -> store.awaitDurable(receipt, Duration.ofSeconds(10)));
+    // the write is never reported durable. The durable seqnum stays readable and final.
+    assertUnknown(Reason.STORE_FAILURE, () -> store.awaitDurable(receipt, Duration.ofSeconds(10)));
+    assertEquals(durableBefore, store.durableSeqnum());
+    assertTrue(store.durableSeqnum() < receipt.seqnum());
     assertThrows(KvClosedException.class, () -> put(store, "after", "x"));
     injector.reset();
     store.close();
@@ -997,7 +1038,7 @@ public abstract class KvStoreContractTest {
     putDurably(store, "first", "1");
     putDurably(store, "second", "2");
     put(store, "third", "3");
-    assertThrows(KvUnavailableException.class, store::flushWal);
+    assertUnknown(Reason.STORE_FAILURE, store::flushWal);
     injector.reset();
     store.close();
     KvStore reopened = openWriter();
@@ -1013,18 +1054,26 @@ public abstract class KvStoreContractTest {
     KvStore store = track(faultyProvider(injector, quiet).openWriter());
     injector.failPuts(0, 1, FaultInjector.WAL, true);
     WriteReceipt receipt = put(store, "retried", "x");
-    // SlateDB repeats the PUT as create-if-absent and finds the object there. Some stores let it
-    // recognise the object as its own (the flush succeeds); on others it takes the object for a
-    // newer writer's and reports a fence. Either way the write is durable: a fence reported
-    // after submission does not prove the write was lost.
-    try {
-      store.flushWal();
-      store.awaitDurable(receipt);
-    } catch (KvFencedException fenceAfterLostResponse) {
-      // Accepted; what matters is what the store holds.
+    // SlateDB repeats the PUT as create-if-absent and finds the object there. Each store answers
+    // that one way, always: see lostWalResponseAnswer().
+    switch (lostWalResponseAnswer()) {
+      case FLUSH_SUCCEEDS -> {
+        store.flushWal();
+        store.awaitDurable(receipt);
+        assertTrue(store.durableSeqnum() >= receipt.seqnum());
+      }
+      case FENCE_REPORTED -> {
+        // The store took its own object for a newer writer's: a fence found after submission,
+        // so the outcome is unknown, and the handle is dead from then on.
+        assertUnknown(Reason.FENCED, store::flushWal);
+        assertUnknown(Reason.FENCED, () -> store.awaitDurable(receipt));
+        assertTrue(store.durableSeqnum() < receipt.seqnum(), "never reported durable");
+        assertThrows(KvFencedException.class, () -> put(store, "after", "x"));
+      }
     }
     assertEquals(1, injector.injectedPutFailures());
     store.close();
+    // Either way the write is durable: a fence reported after submission proves nothing lost.
     assertEquals("x", s(openWriter().get(b("retried"))));
   }
 
@@ -1037,8 +1086,10 @@ public abstract class KvStoreContractTest {
     injector.failPuts(0, 1_000, FaultInjector.WAL, true);
     WriteReceipt receipt = put(store, "unknown", "x");
     // The writer is never told the write is durable...
-    assertThrows(KvException.class, store::flushWal);
-    assertThrows(KvException.class, () -> store.awaitDurable(receipt, Duration.ofSeconds(10)));
+    assertThrows(KvOutcomeUnknownException.class, store::flushWal);
+    assertThrows(
+        KvOutcomeUnknownException.class, () -> store.awaitDurable(receipt, Duration.ofSeconds(10)));
+    assertTrue(store.durableSeqnum() < receipt.seqnum());
     injector.reset();
     store.close();
     // ...although the object store holds it: the outcome was unknown to the writer, not negative.
@@ -1335,15 +1386,15 @@ public abstract class KvStoreContractTest {
   }
 
   @Test
-  void writeAllAfterAFatalWalFailureThrowsClosedAndWritesNothing() {
+  void writeAllAfterAFatalWalFailureIsRefusedAsClosedAndWritesNothing() {
     FaultInjector injector = injector();
     KvStore store = track(faultyProvider(injector, settings()).openWriter());
     putDurably(store, "ok", "1");
     injector.failNextPuts(1_000, FaultInjector.WAL);
     WriteReceipt doomed = put(store, "doomed", "x");
-    assertThrows(KvUnavailableException.class, store::flushWal);
+    assertUnknown(Reason.STORE_FAILURE, store::flushWal);
     // Waits until the store has recorded that it closed itself.
-    assertThrows(KvClosedException.class, () -> store.awaitDurable(doomed, Duration.ofSeconds(10)));
+    assertUnknown(Reason.STORE_FAILURE, () -> store.awaitDurable(doomed, Duration.ofSeconds(10)));
     // The first batch is refused before it is submitted: the plain typed error, not a partial one.
     assertThrows(
         KvClosedException.class,
@@ -1525,6 +1576,366 @@ public abstract class KvStoreContractTest {
     assertThrows(
         KvInvalidArgumentException.class,
         () -> store.scan(null, ScanOrder.ASCENDING, ReadDurability.REMOTE));
+  }
+
+  // ------------------------------------------------------------------ receipts bound to their
+  // handle
+
+  @Test
+  void aReceiptIsRefusedByEveryOtherHandle() {
+    FaultInjector injector = injector();
+    StoreSettings quiet = settings().withCompactor(false).withGarbageCollector(false);
+    KvStore failed = track(faultyProvider(injector, quiet).openWriter());
+    putDurably(failed, "before", "1");
+    injector.failNextPuts(1_000, FaultInjector.WAL);
+    WriteReceipt old = put(failed, "doomed", "x");
+    assertUnknown(Reason.STORE_FAILURE, failed::flushWal);
+    injector.reset();
+    failed.close();
+
+    // The reopened store numbers its writes afresh: it hands out the old receipt's number again
+    // and makes that write durable. The old receipt must still never be acknowledged here.
+    KvStore reopened = openWriter();
+    WriteReceipt reused = put(reopened, "after", "2");
+    assertEquals(old.seqnum(), reused.seqnum(), "the reopened store reuses the sequence number");
+    reopened.flushWal();
+    reopened.awaitDurable(reused);
+    assertTrue(reopened.durableSeqnum() >= old.seqnum());
+    assertNotEquals(old.storeId(), reused.storeId());
+    assertThrows(KvInvalidArgumentException.class, () -> reopened.awaitDurable(old));
+    assertThrows(
+        KvInvalidArgumentException.class, () -> reopened.awaitDurable(old, Duration.ofSeconds(1)));
+    assertThrows(KvInvalidArgumentException.class, () -> reopened.durableFuture(old));
+    // The handle that issued it still answers for it, with the honest outcome.
+    assertTrue(failed.durableSeqnum() < old.seqnum());
+    assertUnknown(Reason.CLOSED, () -> failed.awaitDurable(old));
+    assertNull(reopened.get(b("doomed")));
+  }
+
+  // ------------------------------------------------------------------ bounded, interruptible waits
+
+  /** Settings with a short operation timeout, for calls held by the fault injector. */
+  private StoreSettings boundedSettings() {
+    return settings()
+        .withCompactor(false)
+        .withGarbageCollector(false)
+        .withOperationTimeout(Duration.ofSeconds(1));
+  }
+
+  /** Runs {@code call}, which must return within {@code bound} plus generous slack. */
+  private static <T> T withinBound(Duration bound, Supplier<T> call) {
+    long start = System.nanoTime();
+    T result = call.get();
+    long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertTrue(millis < bound.toMillis() + 10_000, () -> "took " + millis + " ms, bound " + bound);
+    return result;
+  }
+
+  @Test
+  void aHeldFlushTimesOutAsUnknownAndTheReleasedHoldCompletesTheWrite() {
+    FaultInjector injector = injector();
+    KvStore store = track(faultyProvider(injector, boundedSettings()).openWriter());
+    WriteReceipt receipt = put(store, "k", "v");
+    injector.holdPuts(FaultInjector.WAL);
+    try {
+      withinBound(Duration.ofSeconds(1), () -> assertUnknown(Reason.TIMEOUT, store::flushWal));
+      assertFalse(
+          withinBound(
+              Duration.ofMillis(200), () -> store.awaitDurable(receipt, Duration.ofMillis(200))));
+      withinBound(
+          Duration.ofSeconds(1),
+          () -> assertUnknown(Reason.TIMEOUT, () -> store.awaitDurable(receipt)));
+      assertTrue(store.durableSeqnum() < receipt.seqnum());
+    } finally {
+      injector.releasePuts();
+    }
+    // The flush SlateDB had accepted goes on once the PUT is let through.
+    assertTrue(store.awaitDurable(receipt, Duration.ofSeconds(30)));
+    store.close();
+    assertEquals("v", s(openWriter().get(b("k"))));
+  }
+
+  @Test
+  void aHeldOpenTimesOutAsUnknownAndALaterOpenWorks() throws Exception {
+    try (KvStore store = provider().openWriter()) {
+      putDurably(store, "k", "v");
+    }
+    FaultInjector injector = injector();
+    SlateStoreProvider held = faultyProvider(injector, boundedSettings());
+    injector.holdPuts(FaultInjector.MANIFEST);
+    try {
+      withinBound(
+          Duration.ofSeconds(1),
+          () -> assertUnknown(Reason.TIMEOUT, () -> track(held.openWriter())));
+    } finally {
+      injector.releasePuts();
+    }
+    eventually("the abandoned open was closed", () -> Native.dbCloseTasksRunning() == 0);
+    KvStore reopened = openWriter();
+    assertEquals("v", s(reopened.get(b("k"))));
+    putDurably(reopened, "after", "1");
+  }
+
+  @Test
+  void aHeldCheckpointTimesOutAsUnknown() {
+    FaultInjector injector = injector();
+    KvStore store = track(faultyProvider(injector, boundedSettings()).openWriter());
+    putDurably(store, "k", "v");
+    injector.holdPuts(FaultInjector.MANIFEST);
+    try {
+      withinBound(
+          Duration.ofSeconds(1),
+          () -> assertUnknown(Reason.TIMEOUT, () -> store.createCheckpoint(null)));
+    } finally {
+      injector.releasePuts();
+    }
+    assertNotNull(store.createCheckpoint(null), "the store works once the hold is released");
+  }
+
+  @Test
+  void aHeldCloseTimesOutAsUnknownAndReleasesTheHandle() throws Exception {
+    FaultInjector injector = injector();
+    KvStore store = faultyProvider(injector, boundedSettings()).openWriter();
+    WriteReceipt receipt = put(store, "k", "v");
+    injector.holdPuts(FaultInjector.WAL);
+    try {
+      withinBound(Duration.ofSeconds(1), () -> assertUnknown(Reason.TIMEOUT, store::close));
+      assertThrows(KvClosedException.class, () -> store.get(b("k")));
+      assertTrue(store.durableSeqnum() < receipt.seqnum());
+      assertUnknown(Reason.CLOSED, () -> store.awaitDurable(receipt));
+    } finally {
+      injector.releasePuts();
+    }
+    // The close goes on in the background once the PUT is let through, and ends.
+    eventually("the background close finished", () -> Native.dbCloseTasksRunning() == 0);
+  }
+
+  @Test
+  void anInterruptEndsBlockedWaitsPromptlyWithTheFlagSet() throws Exception {
+    FaultInjector injector = injector();
+    StoreSettings patient = boundedSettings().withOperationTimeout(Duration.ofSeconds(60));
+    KvStore store = track(faultyProvider(injector, patient).openWriter());
+    WriteReceipt receipt = put(store, "k", "v");
+    injector.holdPuts(FaultInjector.WAL);
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      List<Callable<KvOutcomeUnknownException>> calls =
+          List.of(
+              () -> catchUnknown(store::flushWal),
+              () -> catchUnknown(() -> store.awaitDurable(receipt)),
+              () -> catchUnknown(() -> store.awaitDurable(receipt, Duration.ofSeconds(60))));
+      List<Thread> threads = Collections.synchronizedList(new ArrayList<>());
+      List<Future<KvOutcomeUnknownException>> outcomes = new ArrayList<>();
+      List<AtomicBoolean> flags = new ArrayList<>();
+      CountDownLatch started = new CountDownLatch(calls.size());
+      for (Callable<KvOutcomeUnknownException> call : calls) {
+        AtomicBoolean flagAfter = new AtomicBoolean();
+        flags.add(flagAfter);
+        outcomes.add(
+            pool.submit(
+                () -> {
+                  threads.add(Thread.currentThread());
+                  started.countDown();
+                  try {
+                    return call.call();
+                  } finally {
+                    flagAfter.set(Thread.currentThread().isInterrupted());
+                    Thread.interrupted(); // leave the pool thread clean
+                  }
+                }));
+      }
+      started.await();
+      Thread.sleep(300); // let each block in its wait
+      long start = System.nanoTime();
+      threads.forEach(Thread::interrupt);
+      for (int i = 0; i < outcomes.size(); i++) {
+        KvOutcomeUnknownException unknown = outcomes.get(i).get(10, TimeUnit.SECONDS);
+        assertNotNull(unknown, "call " + i + " returned instead of being interrupted");
+        assertEquals(Reason.INTERRUPTED, unknown.reason(), "call " + i);
+        assertTrue(flags.get(i).get(), "call " + i + " cleared the interrupt flag");
+      }
+      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertTrue(millis < 10_000, "interrupted calls took " + millis + " ms to return");
+    } finally {
+      injector.releasePuts();
+      pool.shutdownNow();
+    }
+    assertTrue(store.awaitDurable(receipt, Duration.ofSeconds(30)));
+  }
+
+  @Test
+  void anInterruptEndsAHeldCheckpointAndAHeldClose() throws Exception {
+    FaultInjector injector = injector();
+    StoreSettings patient = boundedSettings().withOperationTimeout(Duration.ofSeconds(60));
+    KvStore store = track(faultyProvider(injector, patient).openWriter());
+    putDurably(store, "k", "v");
+    injector.holdPuts(FaultInjector.MANIFEST);
+    try {
+      interruptWhileBlocked(() -> store.createCheckpoint(null));
+    } finally {
+      injector.releasePuts();
+    }
+    put(store, "unflushed", "x");
+    injector.holdPuts(FaultInjector.WAL);
+    try {
+      interruptWhileBlocked(store::close);
+      assertThrows(KvClosedException.class, () -> store.get(b("k")));
+    } finally {
+      injector.releasePuts();
+    }
+    eventually("the background close finished", () -> Native.dbCloseTasksRunning() == 0);
+  }
+
+  /** Runs {@code call} on a thread, interrupts it once blocked, and checks it ends promptly. */
+  private static void interruptWhileBlocked(Executable call) throws Exception {
+    AtomicBoolean flagAfter = new AtomicBoolean();
+    CompletableFuture<KvOutcomeUnknownException> outcome = new CompletableFuture<>();
+    Thread thread =
+        new Thread(
+            () -> {
+              try {
+                outcome.complete(catchUnknown(call));
+              } catch (Throwable unexpected) {
+                outcome.completeExceptionally(unexpected);
+              } finally {
+                flagAfter.set(Thread.currentThread().isInterrupted());
+              }
+            });
+    thread.start();
+    Thread.sleep(300); // let it block on the held PUT
+    assertFalse(outcome.isDone(), "the call did not block on the held PUT");
+    thread.interrupt();
+    KvOutcomeUnknownException unknown = outcome.get(10, TimeUnit.SECONDS);
+    assertNotNull(unknown, "the call returned instead of being interrupted");
+    assertEquals(Reason.INTERRUPTED, unknown.reason());
+    thread.join(10_000);
+    assertTrue(flagAfter.get(), "the interrupt flag was cleared");
+  }
+
+  private static KvOutcomeUnknownException catchUnknown(Executable call) {
+    try {
+      call.execute();
+      return null;
+    } catch (KvOutcomeUnknownException unknown) {
+      return unknown;
+    } catch (Throwable other) {
+      throw new AssertionError("expected an unknown outcome, got " + other, other);
+    }
+  }
+
+  // ------------------------------------------------------------------ durability futures
+
+  private static final int MANY = 10_000;
+
+  /**
+   * Flushes a writer that a newer one fenced: refused as fenced if its manifest poll found the
+   * fence first, an unknown outcome if the flush found it.
+   */
+  private static void flushFindsTheFence(KvStore fenced) {
+    try {
+      fenced.flushWal();
+      fail("the flush of a fenced writer succeeded");
+    } catch (KvFencedException knownBefore) {
+      // refused before submission
+    } catch (KvOutcomeUnknownException foundByTheFlush) {
+      assertEquals(Reason.FENCED, foundByTheFlush.reason());
+    }
+  }
+
+  private static List<WriteReceipt> writeMany(KvStore store, String prefix, int count) {
+    List<WriteReceipt> receipts = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      receipts.add(put(store, prefix + i, "v"));
+    }
+    return receipts;
+  }
+
+  private static List<CompletableFuture<Void>> futures(KvStore store, List<WriteReceipt> of) {
+    List<CompletableFuture<Void>> out = new ArrayList<>(of.size());
+    for (WriteReceipt receipt : of) {
+      out.add(store.durableFuture(receipt));
+    }
+    return out;
+  }
+
+  /** Waits for every future and returns how many failed, asserting each failure's reason. */
+  private static int failedWith(Reason reason, List<CompletableFuture<Void>> futures)
+      throws Exception {
+    int failed = 0;
+    for (CompletableFuture<Void> future : futures) {
+      try {
+        future.get(30, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        KvOutcomeUnknownException unknown =
+            assertInstanceOf(KvOutcomeUnknownException.class, e.getCause());
+        assertEquals(reason, unknown.reason());
+        failed++;
+      }
+    }
+    return failed;
+  }
+
+  @Test
+  void tenThousandFuturesCompleteAfterOneFlush() throws Exception {
+    KvStore store = openWriter();
+    List<WriteReceipt> receipts = writeMany(store, "k", MANY);
+    List<CompletableFuture<Void>> futures = futures(store, receipts);
+    // Dependent stages run on the watcher thread, in the order it completes the futures.
+    List<Long> completionOrder = Collections.synchronizedList(new ArrayList<>());
+    for (int i = 0; i < MANY; i++) {
+      long seqnum = receipts.get(i).seqnum();
+      futures.get(i).thenRun(() -> completionOrder.add(seqnum));
+    }
+    assertFalse(store.awaitDurable(receipts.get(0), Duration.ZERO), "durable before any flush");
+    assertEquals(0, futures.stream().filter(CompletableFuture::isDone).count(), "before flush");
+    store.flushWal();
+    assertEquals(0, failedWith(Reason.CLOSED, futures));
+    List<Long> sorted = new ArrayList<>(completionOrder);
+    Collections.sort(sorted);
+    assertEquals(MANY, completionOrder.size());
+    assertEquals(sorted, completionOrder, "completed lowest sequence number first");
+    assertEquals(0, ((SlateKvStore) store).pendingDurableFutures());
+    assertTrue(store.durableSeqnum() >= receipts.get(MANY - 1).seqnum());
+  }
+
+  @Test
+  void tenThousandFuturesFailAsUnknownWhenTheStoreIsFencedBeforeAFlush() throws Exception {
+    KvStore first = openWriter();
+    List<WriteReceipt> receipts = writeMany(first, "k", MANY);
+    List<CompletableFuture<Void>> futures = futures(first, receipts);
+    openWriter();
+    flushFindsTheFence(first);
+    assertEquals(MANY, failedWith(Reason.FENCED, futures));
+    // A future asked for after the fence is decided at once, the same way.
+    assertEquals(1, failedWith(Reason.FENCED, futures(first, receipts.subList(0, 1))));
+  }
+
+  @Test
+  void tenThousandFuturesFailAsUnknownWhenTheStoreClosesBeforeAFlush() throws Exception {
+    FaultInjector injector = injector();
+    KvStore store = faultyProvider(injector, boundedSettings()).openWriter();
+    List<WriteReceipt> receipts = writeMany(store, "k", MANY);
+    List<CompletableFuture<Void>> futures = futures(store, receipts);
+    injector.failNextPuts(1_000, FaultInjector.WAL);
+    // The close's own flush fails, so it cannot make them durable.
+    assertUnknown(Reason.STORE_FAILURE, store::close);
+    assertEquals(MANY, failedWith(Reason.CLOSED, futures));
+  }
+
+  @Test
+  void futuresOfDurableWritesCompleteAndTheRestFailWhenFenced() throws Exception {
+    KvStore first = openWriter();
+    List<WriteReceipt> durable = writeMany(first, "d", MANY / 2);
+    first.flushWal();
+    List<WriteReceipt> notYet = writeMany(first, "n", MANY / 2);
+    List<CompletableFuture<Void>> durableFutures = futures(first, durable);
+    List<CompletableFuture<Void>> notYetFutures = futures(first, notYet);
+    openWriter();
+    flushFindsTheFence(first);
+    assertEquals(0, failedWith(Reason.FENCED, durableFutures));
+    assertEquals(MANY / 2, failedWith(Reason.FENCED, notYetFutures));
+    assertTrue(first.durableSeqnum() >= durable.get(durable.size() - 1).seqnum());
+    assertTrue(first.durableSeqnum() < notYet.get(0).seqnum());
   }
 
   // ------------------------------------------------------------------ separate WAL store

@@ -14,6 +14,12 @@ import org.junit.jupiter.api.io.TempDir;
 class LocalDirectoryKvStoreTest extends KvStoreContractTest {
   @TempDir Path temp;
 
+  /** On the local file system SlateDB takes its own WAL object for a newer writer's. */
+  @Override
+  protected LostResponseAnswer lostWalResponseAnswer() {
+    return LostResponseAnswer.FENCE_REPORTED;
+  }
+
   @Override
   protected ObjectStoreSpec newObjectStore() {
     return ObjectStoreSpec.localDirectory(temp.resolve("objects/not-yet-created"));

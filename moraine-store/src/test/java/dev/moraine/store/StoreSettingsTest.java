@@ -49,4 +49,16 @@ class StoreSettingsTest {
     assertNull(off.flushInterval());
     assertEquals(-1, StoreSettings.millisOrNone(off.flushInterval()));
   }
+
+  @Test
+  void theOperationTimeoutIsRequiredAndDefaultsToOneMinute() {
+    StoreSettings defaults = StoreSettings.defaults();
+    assertEquals(Duration.ofSeconds(60), defaults.operationTimeout());
+    assertThrows(KvInvalidArgumentException.class, () -> defaults.withOperationTimeout(null));
+    assertThrows(
+        KvInvalidArgumentException.class, () -> defaults.withOperationTimeout(Duration.ZERO));
+    assertEquals(
+        Duration.ofMillis(1),
+        defaults.withOperationTimeout(Duration.ofMillis(1)).operationTimeout());
+  }
 }

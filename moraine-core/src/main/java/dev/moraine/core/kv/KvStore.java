@@ -2,6 +2,7 @@ package dev.moraine.core.kv;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The read-write handle of a store. A process holds at most one per store; opening another writer
@@ -10,10 +11,24 @@ import java.util.List;
  * <p>Writes are applied in memory first (reads see them at once) and become durable when the
  * write-ahead log is flushed to the object store, either by the store's own flush timer, if it has
  * one, or by {@link #flushWal()}. Every write returns a {@link WriteReceipt}; {@link
- * #awaitDurable(WriteReceipt)} blocks until that write is durable.
+ * #awaitDurable(WriteReceipt)} blocks until that write is durable, {@link
+ * #durableFuture(WriteReceipt)} does the same without a thread. Only {@code durableSeqnum() >=
+ * receipt.seqnum()} proves a write durable.
+ *
+ * <p><b>Outcomes.</b> A call refused before it handed anything to the store (a bad argument, a
+ * closed handle, a handle already known to be fenced) throws {@link KvInvalidArgumentException},
+ * {@link KvClosedException} or {@link KvFencedException}: nothing was written. A call that fails
+ * after it handed its effect to the store throws {@link KvOutcomeUnknownException}: what holds
+ * afterwards is unknown.
+ *
+ * <p><b>Bounds.</b> Every blocking call is bounded: by its timeout argument where it has one,
+ * otherwise by the store's operation timeout (an implementation setting). A call that reaches its
+ * bound after submission throws {@link KvOutcomeUnknownException} with reason {@code TIMEOUT}. A
+ * thread interrupted while blocked in a call returns promptly with {@link
+ * KvOutcomeUnknownException} (reason {@code INTERRUPTED}) and its interrupt flag set.
  *
  * <p>Thread-safe. {@link #close()} may race any other call: the other call either completes or
- * throws {@link KvClosedException}; it never crashes the process.
+ * fails with a typed exception; it never crashes the process.
  */
 public interface KvStore extends KvReadView, AutoCloseable {
 
@@ -22,14 +37,15 @@ public interface KvStore extends KvReadView, AutoCloseable {
    *
    * <p>A handle learns that it was fenced at its next write-ahead-log flush or manifest poll. A
    * write made before then is applied in memory and returns normally, but it never becomes durable:
-   * the {@link #flushWal()} or {@link #awaitDurable(WriteReceipt)} that follows throws {@link
-   * KvFencedException}. Only durability proves the handle was still the writer.
+   * the {@link #flushWal()} or {@link #awaitDurable(WriteReceipt)} that follows fails. Only
+   * durability proves the handle was still the writer.
    *
    * @throws KvInvalidArgumentException if the batch is empty; nothing was written
-   * @throws KvFencedException if the handle already knows a newer writer exists; nothing was
-   *     written
+   * @throws KvFencedException if the handle already knew a newer writer exists; nothing was written
    * @throws KvClosedException if the store was closed; nothing was written
-   * @throws KvUnavailableException if the store failed; the write may or may not have been applied
+   * @throws KvOutcomeUnknownException if the write failed, timed out or was interrupted after it
+   *     was handed to the store; it may or may not have been applied, and may or may not become
+   *     durable
    */
   WriteReceipt write(WriteBatch batch);
 
@@ -66,32 +82,59 @@ public interface KvStore extends KvReadView, AutoCloseable {
   /**
    * Flushes the write-ahead log: when this returns, every write applied before the call is durable.
    *
-   * @throws KvFencedException if a newer writer exists, or the store took an object it wrote
-   *     itself, whose response was lost, for a newer writer's; the unflushed writes are lost or, in
-   *     the second case, durable: a fence reported here does not prove a write was lost
-   * @throws KvUnavailableException if the object store failed beyond its retries; the writes may or
-   *     may not be durable. The handle is then closed (every later call throws {@link
-   *     KvClosedException}): open a new writer and reconcile against what it reads.
+   * @throws KvFencedException if the handle already knew a newer writer exists; nothing was flushed
+   * @throws KvClosedException if the store was closed before the call; nothing was flushed
+   * @throws KvOutcomeUnknownException if the flush failed (a fence it discovered, an object-store
+   *     failure beyond the retries, a close), timed out or was interrupted: the writes before the
+   *     call may or may not be durable. A fence found here does not prove a write was lost (the
+   *     store may take its own object, whose response was lost, for a newer writer's). After a
+   *     fence or a store failure the handle is dead: open a new writer and reconcile against what
+   *     it reads.
    */
   void flushWal();
 
   /**
-   * Blocks until the write with this receipt is durable. Does not flush by itself: with the store's
-   * flush timer off, some caller must call {@link #flushWal()}.
+   * Blocks until the write with this receipt is durable, for at most the store's operation timeout.
+   * Does not flush by itself: with the store's flush timer off, some caller must call {@link
+   * #flushWal()}. Returns normally whenever the durable sequence number has reached the receipt,
+   * even if the handle is fenced or closed by then.
    *
-   * @throws KvFencedException if the store was fenced before the write became durable
-   * @throws KvClosedException if the store closed before the write became durable
+   * @throws KvInvalidArgumentException if the receipt is null or was issued by another handle
+   * @throws KvOutcomeUnknownException if the handle was fenced, closed or failed before the write
+   *     became durable, the operation timeout passed, or the thread was interrupted: the write may
+   *     or may not be durable
    */
   void awaitDurable(WriteReceipt receipt);
 
   /**
-   * Like {@link #awaitDurable(WriteReceipt)} but gives up after {@code timeout}.
+   * Like {@link #awaitDurable(WriteReceipt)} but gives up after {@code timeout} (zero or negative:
+   * look once) instead of the operation timeout.
    *
-   * @return true if the write is durable, false if the timeout passed first
+   * @return true if the write is durable, false if the timeout passed first (the write may still
+   *     become durable)
+   * @throws KvInvalidArgumentException if an argument is null or the receipt was issued by another
+   *     handle
+   * @throws KvOutcomeUnknownException as {@link #awaitDurable(WriteReceipt)}, except for the
+   *     timeout
    */
   boolean awaitDurable(WriteReceipt receipt, Duration timeout);
 
-  /** The highest sequence number known durable. */
+  /**
+   * A future that completes normally once the write with this receipt is durable. It completes
+   * exceptionally with {@link KvOutcomeUnknownException} if the handle is fenced, closed or fails
+   * before the durable sequence number reaches the receipt. No thread is parked per future: one
+   * watcher per handle completes them all, in sequence-number order. The future has no time bound
+   * of its own; use {@link CompletableFuture#orTimeout} for one. Cancelling or completing it
+   * affects only the caller's copy.
+   *
+   * @throws KvInvalidArgumentException if the receipt is null or was issued by another handle
+   */
+  CompletableFuture<Void> durableFuture(WriteReceipt receipt);
+
+  /**
+   * The highest sequence number known durable. Stays readable after the handle was fenced, failed
+   * or closed: then it is the final value, which is what reconciliation needs.
+   */
   long durableSeqnum();
 
   /**
@@ -99,14 +142,23 @@ public interface KvStore extends KvReadView, AutoCloseable {
    * returns its id. A reader opened at the checkpoint sees exactly that state.
    *
    * @param lifetime how long the checkpoint lives before the store may delete it; null for forever
-   * @throws KvFencedException if a newer writer exists
-   * @throws KvUnavailableException if the object store failed; the checkpoint may or may not exist
+   * @throws KvInvalidArgumentException if the lifetime is zero or negative
+   * @throws KvFencedException if the handle already knew a newer writer exists; nothing was written
+   * @throws KvClosedException if the store was closed before the call
+   * @throws KvOutcomeUnknownException if the call failed, timed out or was interrupted after it
+   *     began writing: the checkpoint may or may not exist
    */
   CheckpointId createCheckpoint(Duration lifetime);
 
   /**
-   * Flushes what is in memory and closes the store. Idempotent. After close every call throws
-   * {@link KvClosedException}. A close that fails still releases the handle.
+   * Flushes what is in memory and closes the store, within the store's operation timeout.
+   * Idempotent. After close every call throws {@link KvClosedException}, except {@link
+   * #durableSeqnum()} and waits for writes that became durable. A close that fails still releases
+   * the handle.
+   *
+   * @throws KvOutcomeUnknownException if the final flush failed, timed out or was interrupted:
+   *     writes not yet durable may or may not be. Closing a handle that already knew it was fenced
+   *     or failed reports nothing (its earlier calls reported the outcome).
    */
   @Override
   void close();

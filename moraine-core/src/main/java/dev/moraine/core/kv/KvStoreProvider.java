@@ -10,9 +10,13 @@ public interface KvStoreProvider {
    * Opens the read-write handle, creating an empty store if there is none. Fences any writer that
    * already holds the store.
    *
-   * @throws KvUnavailableException if the object store cannot be reached
+   * @throws KvUnavailableException if the object store cannot be reached; no handle was opened, but
+   *     whether the open got far enough to create the store or fence another writer is unknown
    * @throws KvInvalidArgumentException if the settings are refused
    * @throws KvDataException if the store exists but cannot be read
+   * @throws KvOutcomeUnknownException if opening did not finish within the implementation's
+   *     operation timeout or the thread was interrupted: no handle was opened, and whether the
+   *     store was created and another writer fenced is unknown
    */
   KvStore openWriter();
 

@@ -48,10 +48,11 @@ public interface KvTransaction extends KvReadView, AutoCloseable {
    *
    * @return the receipt of the write, or null if the transaction wrote nothing
    * @throws KvTransactionConflictException if a conflicting write won; nothing was written
-   * @throws KvFencedException if a newer writer exists; nothing was written
+   * @throws KvFencedException if the handle already knew a newer writer exists; nothing was written
    * @throws KvClosedException if the transaction or store was closed; nothing was written
-   * @throws KvUnavailableException if the store failed; the writes may or may not have been applied
-   *     (the failure can come after the batch reached the write-ahead log)
+   * @throws KvOutcomeUnknownException if the commit failed, timed out or was interrupted after the
+   *     batch was handed to the store: the writes may or may not have been applied (the failure can
+   *     come after the batch reached the write-ahead log)
    */
   WriteReceipt commit();
 

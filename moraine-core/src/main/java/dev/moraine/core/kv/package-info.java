@@ -23,8 +23,12 @@
  * dev.moraine.core.kv.KvClosedException}), an unreachable or failing object store ({@link
  * dev.moraine.core.kv.KvUnavailableException}), an argument the store refuses ({@link
  * dev.moraine.core.kv.KvInvalidArgumentException}), or stored data that is corrupt or missing
- * ({@link dev.moraine.core.kv.KvDataException}). Implementations classify once, at their boundary;
- * callers decide by type, never by message.
+ * ({@link dev.moraine.core.kv.KvDataException}). These say that nothing was written. A call that
+ * fails after it handed its effect to the store throws {@link
+ * dev.moraine.core.kv.KvOutcomeUnknownException} instead, whose reason tells a fence, a close, a
+ * store failure, a timeout and an interrupt apart: its effect is unknown, and only the durable
+ * sequence number proves a write durable. Implementations classify once, at their boundary; callers
+ * decide by type, never by message.
  *
  * <h2>Byte arrays</h2>
  *

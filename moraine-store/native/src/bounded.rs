@@ -1,0 +1,95 @@
+//! Bounded, interruptible waits on the calling Java thread.
+//!
+//! A blocking export does not hand its whole future to one `block_on`:
+//! it polls it in short slices ([`SLICE`]). Between slices it checks the
+//! deadline and asks the JVM whether the calling thread was interrupted
+//! (`Thread.isInterrupted`, which leaves the flag set for Java to see). So a
+//! held or hung object store keeps a Java thread at most a slice past its
+//! bound, and an interrupt ends the call within about a slice.
+//!
+//! A future stopped this way is dropped: SlateDB's foreground futures
+//! (write, flush, commit, checkpoint) only wait on channels and object
+//! store requests, and dropping them stops the waiting, not work SlateDB's
+//! background tasks already accepted. Whatever the call had handed over may
+//! still happen, so a stop is always reported as an unknown outcome.
+
+use std::future::Future;
+use std::time::{Duration, Instant};
+
+use jni::JNIEnv;
+
+use crate::boundary::{Failure, Unknown};
+use crate::runtime::block_on;
+
+/// How long one slice polls before the deadline and the interrupt flag are
+/// looked at again.
+pub(crate) const SLICE: Duration = Duration::from_millis(20);
+
+/// Runs `future` on the calling Java thread for at most `limit` (None: no
+/// limit), stopping early if the thread is interrupted. `what` names the
+/// operation in the failure's message.
+pub(crate) fn bounded<F: Future>(
+    env: &mut JNIEnv,
+    limit: Option<Duration>,
+    what: &str,
+    future: F,
+) -> Result<F::Output, Failure> {
+    let deadline = limit.map(|limit| Instant::now() + limit);
+    let mut future = std::pin::pin!(future);
+    loop {
+        let slice = match deadline {
+            Some(deadline) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(Failure::Unknown(
+                        Unknown::Timeout,
+                        format!(
+                            "{what} did not finish within its bound of {} ms",
+                            limit.unwrap_or_default().as_millis()
+                        ),
+                    ));
+                }
+                left.min(SLICE)
+            }
+            None => SLICE,
+        };
+        // The same pinned future is polled again by the next slice; a
+        // timeout here only stops polling it for now. The timer is made
+        // inside the async block, so inside the runtime that drives it.
+        let polled = block_on(async { tokio::time::timeout(slice, future.as_mut()).await });
+        if let Ok(output) = polled {
+            return Ok(output);
+        }
+        if interrupted(env) {
+            return Err(Failure::Unknown(
+                Unknown::Interrupted,
+                format!("{what} was interrupted"),
+            ));
+        }
+    }
+}
+
+/// Whether the calling Java thread's interrupt flag is set; false if the
+/// JVM cannot tell us (then the deadline still bounds the call).
+fn interrupted(env: &mut JNIEnv) -> bool {
+    let asked = env.with_local_frame(4, |env| -> jni::errors::Result<bool> {
+        let thread = env
+            .call_static_method(
+                "java/lang/Thread",
+                "currentThread",
+                "()Ljava/lang/Thread;",
+                &[],
+            )?
+            .l()?;
+        env.call_method(&thread, "isInterrupted", "()Z", &[])?.z()
+    });
+    match asked {
+        Ok(flag) => flag,
+        Err(_) => {
+            // Leave no exception pending from a failed query: the call
+            // goes on and reports its own outcome.
+            let _ = env.exception_clear();
+            false
+        }
+    }
+}
