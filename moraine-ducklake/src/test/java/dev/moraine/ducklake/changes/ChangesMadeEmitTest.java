@@ -21,6 +21,21 @@ class ChangesMadeEmitTest {
   }
 
   @Test
+  void emit_namesSortByUtf8BytesNotByUtf16CodeUnits() {
+    // U+FF21 (FULLWIDTH A, UTF-8 EF BC A1) sorts before U+1F600 (UTF-8 F0 9F 98 80), although its
+    // UTF-16 code unit 0xFF21 is above the surrogate 0xD83D that String.compareTo would compare.
+    String fullwidth = "\uFF21";
+    String emoji = new String(Character.toChars(0x1F600));
+    ChangeSet set =
+        ChangeSet.of(ChangeEntry.createdSchema(emoji), ChangeEntry.createdSchema(fullwidth));
+    assertEquals(
+        "created_schema:\"" + fullwidth + "\",created_schema:\"" + emoji + "\"",
+        ChangesMade.emit(set));
+    assertEquals(-1, Integer.signum(WriterOrder.byCodePoint("a", "ab")));
+    assertEquals(0, WriterOrder.byCodePoint(emoji, emoji));
+  }
+
+  @Test
   void emit_createdTableWithData_putsCreationBeforeData() {
     ChangeSet set =
         ChangeSet.of(ChangeEntry.insertedIntoTable(1), ChangeEntry.createdTable("main", "t"));
