@@ -9,6 +9,9 @@ use jni::objects::{GlobalRef, JClass};
 use jni::JNIEnv;
 use slatedb::{CloseReason, ErrorKind};
 
+use crate::handle;
+use crate::secrets::redact;
+
 /// A failure on its way to Java. Each variant is one exception class of
 /// `dev.moraine.core.kv`.
 #[derive(Debug, Clone)]
@@ -108,50 +111,66 @@ pub(crate) fn cache_exception_classes(env: &mut JNIEnv) -> bool {
     true
 }
 
-/// The one throw helper. Leaves an exception that is already pending (for
+/// The one throw helper. Masks credentials in the message. Leaves an exception that is already pending (for
 /// example an OutOfMemoryError from a failed array allocation) in place.
 pub(crate) fn throw(env: &mut JNIEnv, failure: &Failure) {
     if env.exception_check().unwrap_or(true) {
         return;
     }
+    // Every exception text passes here: credentials are masked once, for all.
+    let message = redact(failure.message());
     let thrown = match CLASSES.get() {
         Some(classes) => {
             let class: &JClass = classes[failure.class_index()].as_obj().into();
-            env.throw_new(class, failure.message())
+            env.throw_new(class, &*message)
         }
-        None => env.throw_new(CLASS_NAMES[failure.class_index()], failure.message()),
+        None => env.throw_new(CLASS_NAMES[failure.class_index()], &*message),
     };
     if thrown.is_err() && !env.exception_check().unwrap_or(true) {
-        let _ = env.throw_new("java/lang/IllegalStateException", failure.message());
+        let _ = env.throw_new("java/lang/IllegalStateException", &*message);
     }
 }
 
 /// Runs one export's body. A failure is thrown as its Java exception and
 /// `fallback` is returned (the JVM ignores the return value while an
-/// exception is pending). A panic is caught here and reported as
-/// `KvUnavailableException`: whatever the call was doing stopped half-way,
-/// so its outcome is unknown.
+/// exception is pending). A panic is caught here: every handle the call
+/// borrowed is closed (see `handle`), and the call itself throws what
+/// [`panic_failure`] says.
 pub(crate) fn guard<'local, R>(
     env: &mut JNIEnv<'local>,
     fallback: R,
     body: impl FnOnce(&mut JNIEnv<'local>) -> Outcome<R>,
 ) -> R {
+    handle::forget_borrowed();
     let result = catch_unwind(AssertUnwindSafe(|| body(env)));
     match result {
-        Ok(Ok(value)) => value,
+        Ok(Ok(value)) => {
+            handle::forget_borrowed();
+            value
+        }
         Ok(Err(failure)) => {
+            handle::forget_borrowed();
             throw(env, &failure);
             fallback
         }
         Err(payload) => {
-            let failure = Failure::Unavailable(format!(
-                "native store call panicked: {}",
-                panic_message(payload.as_ref())
-            ));
-            throw(env, &failure);
+            // Before returning to Java: the Java guard keeps every borrowed
+            // handle alive until then.
+            handle::poison_borrowed();
+            throw(env, &panic_failure(payload.as_ref()));
             fallback
         }
     }
+}
+
+/// The one mapping of a caught panic to a failure. The call stopped
+/// half-way, so its outcome is unknown: `KvUnavailableException`, whose
+/// contract says exactly that for a write.
+pub(crate) fn panic_failure(payload: &(dyn Any + Send)) -> Failure {
+    Failure::Unavailable(format!(
+        "native store call panicked: {}",
+        panic_message(payload)
+    ))
 }
 
 fn panic_message(payload: &(dyn Any + Send)) -> String {

@@ -16,7 +16,7 @@ use tokio::sync::watch;
 use crate::boundary::{guard, jni_failure, Failure, Outcome};
 use crate::codec::{decode_ops, to_write_batch};
 use crate::extractor::TagExtractor;
-use crate::handle::{borrow, free, into_handle};
+use crate::handle::{borrow, borrow_to_close, free, into_handle};
 use crate::runtime::block_on;
 use crate::stores::StoreRef;
 use crate::views::{bytes_of, get_into_java, open_scan, scan_range, SnapshotHandle, TxnHandle};
@@ -236,7 +236,11 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbClose<'l>(
     handle: jlong,
 ) {
     guard(&mut env, (), |_env| {
-        let writer = writer(handle)?;
+        // A writer a panic closed is still shut down, so that its background
+        // tasks stop; its state is unknown, so whatever the close reports is
+        // passed on.
+        // SAFETY: a live writer handle, guarded by Java for the call.
+        let writer = unsafe { borrow_to_close::<Writer>(handle)? };
         // `Started` is published before `Db::close` can record the clean
         // close, so a waiter that sees that close also sees `Started` (the
         // status watch orders the two) and knows the close is this one.
