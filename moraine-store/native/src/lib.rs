@@ -68,7 +68,7 @@ pub unsafe extern "system" fn JNI_OnLoad(
 }
 
 // ---------------------------------------------------------------------------
-// Panics at the boundary (test hook).
+// Test hooks (panics at the boundary, text leaving native code).
 
 /// Makes the next call that borrows `handle` panic inside the boundary. Java
 /// calls it only when the system property `moraine.store.testHooks` is true.

@@ -143,8 +143,8 @@ final class Native {
 
   static native void faultReset(long injector);
 
-  // Panics at the boundary (test hook): the next call that borrows {@code handle} panics.
-  /** Only through {@link TestHooks}, which checks that test hooks are enabled. */
+  // Test hooks (panics at the boundary, text leaving native code); see TestHooks.
+  /** Only through {@link TestHooks}: the next call that borrows {@code handle} panics. */
   static native void testPanicOnNextCall(long handle);
 
   /** Only through {@link TestHooks}: logs {@code text} at warn, then throws it as unavailable. */
