@@ -2,12 +2,16 @@
 //! panic guard every export runs through.
 
 use std::any::Any;
+use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
 
 use jni::objects::{GlobalRef, JClass, JObject, JThrowable, JValue};
 use jni::JNIEnv;
 use slatedb::{CloseReason, ErrorKind};
+
+use crate::handle;
+use crate::secrets::redact;
 
 /// A failure on its way to Java. Each variant is one exception class of
 /// `dev.moraine.core.kv`.
@@ -165,24 +169,26 @@ pub(crate) fn cache_exception_classes(env: &mut JNIEnv) -> bool {
     true
 }
 
-/// The one throw helper. Leaves an exception that is already pending (for
+/// The one throw helper. Masks credentials in the message. Leaves an exception that is already pending (for
 /// example an OutOfMemoryError from a failed array allocation) in place.
 pub(crate) fn throw(env: &mut JNIEnv, failure: &Failure) {
     if env.exception_check().unwrap_or(true) {
         return;
     }
+    // Every exception text passes here: credentials are masked once, for all.
+    let message = redact(failure.message());
     let thrown = match failure {
-        Failure::Unknown(reason, message) => throw_unknown(env, *reason, message),
+        Failure::Unknown(reason, _) => throw_unknown(env, *reason, &message),
         _ => match CLASSES.get() {
             Some(classes) => {
                 let class: &JClass = classes[failure.class_index()].as_obj().into();
-                env.throw_new(class, failure.message())
+                env.throw_new(class, &*message)
             }
-            None => env.throw_new(CLASS_NAMES[failure.class_index()], failure.message()),
+            None => env.throw_new(CLASS_NAMES[failure.class_index()], &*message),
         },
     };
     if thrown.is_err() && !env.exception_check().unwrap_or(true) {
-        let _ = env.throw_new("java/lang/IllegalStateException", failure.message());
+        let _ = env.throw_new("java/lang/IllegalStateException", &*message);
     }
 }
 
@@ -215,32 +221,69 @@ fn throw_unknown(env: &mut JNIEnv, reason: Unknown, message: &str) -> jni::error
     env.throw(JThrowable::from(exception))
 }
 
+thread_local! {
+    /// Whether the export running on this thread has handed its effect to
+    /// SlateDB. Set by [`mark_submitted`], cleared when [`guard`] starts a
+    /// call; read only by [`guard`] when the call panicked. A thread runs
+    /// one export at a time, so the flag belongs to exactly one call.
+    static SUBMITTED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Records that the current export is about to hand its effect (a write, a
+/// commit, a flush, a checkpoint) to SlateDB. A panic from here on is an
+/// unknown outcome rather than a refusal.
+pub(crate) fn mark_submitted() {
+    SUBMITTED.with(|flag| flag.set(true));
+}
+
 /// Runs one export's body. A failure is thrown as its Java exception and
 /// `fallback` is returned (the JVM ignores the return value while an
-/// exception is pending). A panic is caught here and reported as
-/// `KvUnavailableException`: whatever the call was doing stopped half-way,
-/// so its outcome is unknown.
+/// exception is pending). A panic is caught here: every handle the call
+/// borrowed is closed (see `handle`), and the call itself throws what
+/// [`panic_failure`] says.
 pub(crate) fn guard<'local, R>(
     env: &mut JNIEnv<'local>,
     fallback: R,
     body: impl FnOnce(&mut JNIEnv<'local>) -> Outcome<R>,
 ) -> R {
+    handle::forget_borrowed();
+    SUBMITTED.with(|flag| flag.set(false));
     let result = catch_unwind(AssertUnwindSafe(|| body(env)));
     match result {
-        Ok(Ok(value)) => value,
+        Ok(Ok(value)) => {
+            handle::forget_borrowed();
+            value
+        }
         Ok(Err(failure)) => {
+            handle::forget_borrowed();
             throw(env, &failure);
             fallback
         }
         Err(payload) => {
-            let failure = Failure::Unavailable(format!(
-                "native store call panicked: {}",
-                panic_message(payload.as_ref())
-            ));
+            // Before returning to Java: the Java guard keeps every borrowed
+            // handle alive until then.
+            handle::poison_borrowed();
+            let failure = panic_failure(payload.as_ref());
+            let failure = if SUBMITTED.with(Cell::get) {
+                failure.after_submission()
+            } else {
+                failure
+            };
             throw(env, &failure);
             fallback
         }
     }
+}
+
+/// The one mapping of a caught panic to a failure: `KvUnavailableException`
+/// for a call that had not handed anything to SlateDB yet (nothing was
+/// written), and, through [`Failure::after_submission`] in [`guard`],
+/// `KvOutcomeUnknownException` (`STORE_FAILURE`) for one that had.
+pub(crate) fn panic_failure(payload: &(dyn Any + Send)) -> Failure {
+    Failure::Unavailable(format!(
+        "native store call panicked: {}",
+        panic_message(payload)
+    ))
 }
 
 fn panic_message(payload: &(dyn Any + Send)) -> String {

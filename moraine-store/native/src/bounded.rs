@@ -1,4 +1,4 @@
-//! Bounded, interruptible waits on the calling Java thread.
+//! Bounded, interruptible waits of the calling Java thread.
 //!
 //! A blocking export does not hand its whole future to one `block_on`:
 //! it polls it in short slices ([`SLICE`]). Between slices it checks the
@@ -28,14 +28,22 @@ pub(crate) const SLICE: Duration = Duration::from_millis(20);
 /// Runs `future` on the calling Java thread for at most `limit` (None: no
 /// limit), stopping early if the thread is interrupted. `what` names the
 /// operation in the failure's message.
-pub(crate) fn bounded<F: Future>(
+///
+/// The future lives on the heap, not on the Java thread's stack, and each
+/// slice is polled on a runtime worker ([`block_on`]), so neither its size
+/// nor its call depth uses the Java thread's stack.
+pub(crate) fn bounded<F>(
     env: &mut JNIEnv,
     limit: Option<Duration>,
     what: &str,
     future: F,
-) -> Result<F::Output, Failure> {
+) -> Result<F::Output, Failure>
+where
+    F: Future + Send,
+    F::Output: Send + 'static,
+{
     let deadline = limit.map(|limit| Instant::now() + limit);
-    let mut future = std::pin::pin!(future);
+    let mut future = Box::pin(future);
     loop {
         let slice = match deadline {
             Some(deadline) => {

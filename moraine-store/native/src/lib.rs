@@ -7,9 +7,11 @@
 //! - It runs its body through [`boundary::guard`], which catches panics and
 //!   turns every failure into one typed Java exception. No panic unwinds
 //!   into the JVM.
-//! - Async SlateDB calls run with [`runtime::block_on`] on the calling Java
-//!   thread; Java threads are never tokio workers, so this cannot deadlock
-//!   the runtime.
+//! - Async SlateDB calls run with [`runtime::block_on`]: spawned onto the
+//!   shared runtime while the calling Java thread waits, so SlateDB's call
+//!   depth never lands on a Java thread's stack. Java threads are never tokio
+//!   workers and workers never call into Java, so this cannot deadlock.
+//! - A panic closes every handle the panicking call borrowed ([`handle`]).
 //! - Native objects live behind `jlong` handles made by [`handle`]. Java
 //!   owns each handle and frees it exactly once; the Java side guarantees
 //!   no call is in flight when it does.
@@ -23,8 +25,11 @@ mod crossings;
 mod extractor;
 mod fault;
 mod handle;
+mod local;
+mod log_bridge;
 mod reader;
 mod runtime;
+mod secrets;
 mod stores;
 mod validate;
 mod views;
@@ -62,4 +67,38 @@ pub unsafe extern "system" fn JNI_OnLoad(
         Ok(true) => JNI_VERSION_1_8,
         _ => JNI_ERR,
     }
+}
+
+// ---------------------------------------------------------------------------
+// Test hooks (panics at the boundary, text leaving native code).
+
+/// Makes the next call that borrows `handle` panic inside the boundary. Java
+/// calls it only when the system property `moraine.store.testHooks` is true.
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_testPanicOnNextCall<'l>(
+    mut env: jni::JNIEnv<'l>,
+    _class: jni::objects::JClass<'l>,
+    handle: jni::sys::jlong,
+) {
+    boundary::guard(&mut env, (), |_env| {
+        handle::test_hook::arm(handle);
+        Ok(())
+    });
+}
+
+/// Logs `text` at warn level through the log bridge, then fails with `text`
+/// as a `KvUnavailableException`: both of the ways text leaves the crate, so
+/// a test can check what reaches Java of a text it chose. Java calls it only
+/// when the system property `moraine.store.testHooks` is true.
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_testLogAndFail<'l>(
+    mut env: jni::JNIEnv<'l>,
+    _class: jni::objects::JClass<'l>,
+    text: jni::objects::JString<'l>,
+) {
+    boundary::guard(&mut env, (), |env| {
+        let text: String = env.get_string(&text).map_err(boundary::jni_failure)?.into();
+        log::warn!(target: "moraine_store_native::test_hook", "{text}");
+        Err(boundary::Failure::Unavailable(text))
+    });
 }

@@ -13,7 +13,7 @@ use uuid::Uuid;
 
 use crate::boundary::{guard, Failure, Outcome};
 use crate::extractor::TagExtractor;
-use crate::handle::{borrow, free, into_handle};
+use crate::handle::{borrow, borrow_to_close, free, into_handle};
 use crate::runtime::block_on;
 use crate::views::{get_into_java, open_scan, scan_range};
 use crate::writer::{java_path, optional_millis, optional_store, store};
@@ -107,7 +107,10 @@ pub extern "system" fn Java_dev_moraine_store_Native_readerClose<'l>(
     handle: jlong,
 ) {
     guard(&mut env, (), |_env| {
-        let reader = reader(handle)?;
+        // A reader a panic closed is still shut down, so that its poller
+        // stops.
+        // SAFETY: a live reader handle, guarded by Java for the call.
+        let reader = unsafe { borrow_to_close::<DbReader>(handle)? };
         match block_on(reader.close()) {
             Ok(()) => Ok(()),
             Err(e) if matches!(e.kind(), slatedb::ErrorKind::Closed(CloseReason::Clean)) => Ok(()),

@@ -14,7 +14,6 @@ use jni::objects::{JClass, JString};
 use jni::sys::{jboolean, jlong, JNI_FALSE, JNI_TRUE};
 use jni::JNIEnv;
 use slatedb::object_store::aws::AmazonS3Builder;
-use slatedb::object_store::local::LocalFileSystem;
 use slatedb::object_store::memory::InMemory;
 use slatedb::object_store::path::Path;
 use slatedb::object_store::prefix::PrefixStore;
@@ -23,6 +22,8 @@ use slatedb::object_store::{BackoffConfig, ObjectStore, RetryConfig};
 use crate::boundary::{guard, jni_failure, Failure, Outcome};
 use crate::fault::{FaultInjector, FaultyStore};
 use crate::handle::{borrow, free, into_handle};
+use crate::local::local_store;
+use crate::secrets;
 
 /// An object store ready to be given to SlateDB.
 pub(crate) struct StoreRef {
@@ -105,21 +106,25 @@ pub extern "system" fn Java_dev_moraine_store_Native_storeMemoryDrop<'l>(
     })
 }
 
+/// A local directory, created if missing. With `fsync` (the default on the
+/// Java side) a write returns only once the object and its directory entry
+/// are on stable storage (see `local`).
 #[no_mangle]
 pub extern "system" fn Java_dev_moraine_store_Native_storeLocal<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     directory: JString<'l>,
+    fsync: jboolean,
 ) -> jlong {
     guard(&mut env, 0, |env| {
         let directory = java_string(env, &directory)?;
         std::fs::create_dir_all(&directory).map_err(|e| {
             Failure::Unavailable(format!("cannot create directory {directory}: {e}"))
         })?;
-        let store = LocalFileSystem::new_with_prefix(&directory)
+        let store = local_store(&directory, fsync == JNI_TRUE)
             .map_err(|e| Failure::Invalid(format!("bad local directory {directory}: {e}")))?;
         Ok(into_handle(StoreRef {
-            store: Arc::new(store),
+            store,
             conditional_update: false,
             keeps_attributes: false,
         }))
@@ -153,6 +158,11 @@ pub extern "system" fn Java_dev_moraine_store_Native_storeS3<'l>(
         let region = optional_string(env, &region)?;
         let access_key = optional_string(env, &access_key)?;
         let secret_key = optional_string(env, &secret_key)?;
+        // Before anything can fail or log: from here on these never appear
+        // in an exception text or a log record.
+        for credential in [&access_key, &secret_key].into_iter().flatten() {
+            secrets::remember(credential);
+        }
 
         let retry = RetryConfig {
             backoff: BackoffConfig::default(),

@@ -10,7 +10,7 @@ use slatedb::bytes::Bytes;
 use slatedb::config::{DurabilityLevel, ScanOptions};
 use slatedb::{DbIterator, DbReadOps, DbSnapshot, DbTransaction, IterationOrder};
 
-use crate::boundary::{guard, jni_failure, Failure, Outcome};
+use crate::boundary::{guard, jni_failure, mark_submitted, Failure, Outcome};
 use crate::bounded::bounded;
 use crate::codec::{EntryWriter, Pushed};
 use crate::handle::{borrow, free, into_handle};
@@ -40,10 +40,27 @@ pub(crate) fn optional_bytes(env: &mut JNIEnv, array: &JByteArray) -> Outcome<Op
 
 /// A new Java byte array holding `bytes` (as a raw local reference).
 pub(crate) fn java_bytes(env: &mut JNIEnv, bytes: &[u8]) -> Outcome<jbyteArray> {
+    check_java_array_len(bytes.len())?;
     Ok(env
         .byte_array_from_slice(bytes)
         .map_err(jni_failure)?
         .into_raw())
+}
+
+/// Refuses a length no Java array can hold, before one is allocated: JNI
+/// takes the length as a signed 32-bit `jsize`, so a value of 2 GiB or more
+/// would otherwise wrap to a negative size (`NegativeArraySizeException`) or
+/// silently to a shorter one. SlateDB values may be up to 4 GiB; one written
+/// by another client and too large for Java is stored data this binding
+/// cannot deliver, hence `Data`.
+pub(crate) fn check_java_array_len(len: usize) -> Outcome<()> {
+    if len > crate::codec::MAX_JAVA_ARRAY {
+        return Err(Failure::Data(format!(
+            "a stored value of {len} bytes is larger than a Java array can hold ({} bytes)",
+            crate::codec::MAX_JAVA_ARRAY
+        )));
+    }
+    Ok(())
 }
 
 pub(crate) fn scan_range(
@@ -459,6 +476,7 @@ pub extern "system" fn Java_dev_moraine_store_Native_txnCommit<'l>(
         // batch was handed to SlateDB and is an unknown outcome, except a
         // conflict, which SlateDB decides before applying anything.
         let transaction = handle.take()?;
+        mark_submitted();
         let limit = handle.liveness.operation_timeout;
         let committed = bounded(env, limit, "the commit", transaction.commit())
             .and_then(|result| result.map_err(Failure::from));
@@ -487,6 +505,23 @@ pub extern "system" fn Java_dev_moraine_store_Native_txnFree<'l>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_length_past_the_java_array_limit_is_a_data_failure() {
+        // Checked on lengths, not on real 2 GiB values: allocating them
+        // would take gigabytes of memory per test run.
+        let limit = crate::codec::MAX_JAVA_ARRAY;
+        assert!(check_java_array_len(0).is_ok());
+        assert!(check_java_array_len(limit).is_ok());
+        for len in [
+            limit + 1,
+            1usize << 31,
+            (1usize << 31) + 5,
+            u32::MAX as usize,
+        ] {
+            assert!(matches!(check_java_array_len(len), Err(Failure::Data(_))));
+        }
+    }
 
     /// A source of numbered entries; `value_len[i]` is entry i's value size.
     /// `fail_at` makes the source fail when entry `fail_at` is asked for.

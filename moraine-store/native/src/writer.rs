@@ -13,11 +13,11 @@ use slatedb::config::{
 use slatedb::{CloseReason, Db, DbStatus, IsolationLevel};
 use tokio::sync::watch;
 
-use crate::boundary::{guard, jni_failure, Failure, Outcome, Unknown};
+use crate::boundary::{guard, jni_failure, mark_submitted, Failure, Outcome, Unknown};
 use crate::bounded::bounded;
 use crate::codec::{decode_ops, to_write_batch};
 use crate::extractor::TagExtractor;
-use crate::handle::{borrow, free, into_handle};
+use crate::handle::{borrow, borrow_to_close, free, into_handle};
 use crate::runtime::{block_on, spawn};
 use crate::stores::StoreRef;
 use crate::views::{bytes_of, get_into_java, open_scan, scan_range, SnapshotHandle, TxnHandle};
@@ -156,6 +156,7 @@ fn fenced_failure() -> Failure {
 pub(crate) fn writing<T>(handle: jlong, call: impl FnOnce(&Writer) -> Outcome<T>) -> Outcome<T> {
     let writer = writer(handle)?;
     writer.liveness.check()?;
+    mark_submitted();
     writer
         .liveness
         .remember(call(writer))
@@ -320,7 +321,11 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbClose<'l>(
     handle: jlong,
 ) {
     guard(&mut env, (), |env| {
-        let writer = writer(handle)?;
+        // A writer a panic closed is still shut down, so that its background
+        // tasks stop; its state is unknown, so whatever the close reports is
+        // passed on.
+        // SAFETY: a live writer handle, guarded by Java for the call.
+        let writer = unsafe { borrow_to_close::<Writer>(handle)? };
         let already_dead = writer.liveness.check().is_err();
         // `Started` is published before `Db::close` can record the clean
         // close, so a waiter that sees that close also sees `Started` (the
@@ -576,9 +581,10 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbDurableSeq<'l>(
     handle: jlong,
 ) -> jlong {
     guard(&mut env, -1, |_env| {
-        // No liveness check: after a fence or a fatal error the durable
-        // sequence number is final, and reconciliation needs it.
-        let writer = writer(handle)?;
+        // No liveness check: after a fence, a fatal error or a panic the
+        // durable sequence number is final, and reconciliation needs it.
+        // SAFETY: a live writer handle, guarded by Java for the call.
+        let writer = unsafe { borrow_to_close::<Writer>(handle)? };
         Ok(writer.liveness.durable_seq() as jlong)
     })
 }

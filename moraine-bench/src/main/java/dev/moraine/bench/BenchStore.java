@@ -25,13 +25,16 @@ final class BenchStore implements AutoCloseable {
   enum Kind {
     /** A named in-memory object store in this process. */
     MEMORY,
-    /** A directory under the system temp directory. */
-    LOCAL;
+    /** A directory under the system temp directory; every write fsynced (the default). */
+    LOCAL,
+    /** The same without fsync: writes reach the page cache only. */
+    LOCAL_NO_FSYNC;
 
     static Kind parse(String name) {
       return switch (name) {
         case "memory" -> MEMORY;
         case "local" -> LOCAL;
+        case "local-nofsync" -> LOCAL_NO_FSYNC;
         default -> throw new IllegalArgumentException("unknown object store " + name);
       };
     }
@@ -59,14 +62,15 @@ final class BenchStore implements AutoCloseable {
                 .openWriter();
         return new BenchStore(store, name, null);
       }
-      case LOCAL -> {
+      case LOCAL, LOCAL_NO_FSYNC -> {
         Path dir;
         try {
           dir = Files.createTempDirectory("moraine-bench-");
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
-        ObjectStoreSpec spec = ObjectStoreSpec.localDirectory(dir);
+        ObjectStoreSpec.LocalDirectory local = ObjectStoreSpec.localDirectory(dir);
+        ObjectStoreSpec spec = kind == Kind.LOCAL ? local : local.withoutFsync();
         KvStore store =
             new SlateStoreProvider(StoreConfig.of(spec, "bench").withSettings(settings))
                 .openWriter();

@@ -46,7 +46,7 @@ public class StoreBenchmark {
   private static final int VALUE_BYTES = 100;
 
   /** The object store under the writer. */
-  @Param({"memory", "local"})
+  @Param({"memory", "local", "local-nofsync"})
   public String objectStore;
 
   private BenchStore bench;

@@ -15,6 +15,7 @@ package dev.moraine.store;
 final class Native {
   static {
     NativeLibrary.load();
+    NativeLog.start();
   }
 
   private Native() {}
@@ -24,7 +25,7 @@ final class Native {
 
   static native boolean storeMemoryDrop(String name);
 
-  static native long storeLocal(String directory);
+  static native long storeLocal(String directory, boolean fsync);
 
   static native long storeS3(
       String endpoint,
@@ -174,4 +175,26 @@ final class Native {
    * when it then throws for a later batch.
    */
   static native void dbWriteAll(long db, byte[] encodedBatches, long[] seqnums);
+
+  // Test hooks (panics at the boundary, text leaving native code); see TestHooks.
+  /** Only through {@link TestHooks}: the next call that borrows {@code handle} panics. */
+  static native void testPanicOnNextCall(long handle);
+
+  /** Only through {@link TestHooks}: logs {@code text} at warn, then throws it as unavailable. */
+  static native void testLogAndFail(String text);
+
+  // Log bridge: SlateDB's log records, drained by NativeLog's thread.
+  /** Installs the bridge; {@code level}: 0 off, 1 error, 2 warn, 3 info, 4 debug, 5 trace. */
+  static native void logInit(int level);
+
+  /**
+   * Waits up to {@code timeoutMillis} for records and returns a batch ({@code dropped:u64}, then
+   * per record {@code level:u8, targetLen:u32, target, messageLen:u32, message}, big-endian,
+   * UTF-8), or null if none arrived.
+   */
+  static native byte[] logPoll(long timeoutMillis);
+
+  // Local store durability (test hook).
+  /** How many writes local stores with fsync on acknowledged in this process. */
+  static native long storeLocalSyncedWrites();
 }

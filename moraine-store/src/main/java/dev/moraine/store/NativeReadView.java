@@ -91,7 +91,7 @@ abstract class NativeReadView implements KvReadView, AutoCloseable {
       long iterator =
           nativeScanRemote(address, range.start(), range.end(), order == ScanOrder.DESCENDING);
       // Created before exit(), as in scan(range, order).
-      return new SlateKvIterator(iterator, handle);
+      return new SlateKvIterator(iterator, handle, this);
     } finally {
       handle.exit();
     }
@@ -132,7 +132,9 @@ abstract class NativeReadView implements KvReadView, AutoCloseable {
           nativeScan(address, range.start(), range.end(), order == ScanOrder.DESCENDING);
       // Created before exit(): the iterator registers with this view while the call still
       // holds it, so a racing close always sees (and closes) it.
-      return new SlateKvIterator(iterator, handle);
+      // The iterator also holds this view, so a view no one else references is not cleaned
+      // while the scan is in use.
+      return new SlateKvIterator(iterator, handle, this);
     } finally {
       handle.exit();
     }

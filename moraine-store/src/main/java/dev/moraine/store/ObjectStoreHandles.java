@@ -17,7 +17,7 @@ final class ObjectStoreHandles {
       return Native.storeMemory(memory.name());
     }
     if (spec instanceof ObjectStoreSpec.LocalDirectory local) {
-      return Native.storeLocal(local.directory().toString());
+      return Native.storeLocal(local.directory().toString(), local.fsync());
     }
     if (spec instanceof ObjectStoreSpec.S3 s3) {
       return Native.storeS3(

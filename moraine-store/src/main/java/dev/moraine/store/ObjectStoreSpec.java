@@ -32,12 +32,32 @@ public sealed interface ObjectStoreSpec
    * A directory of the local file system, created if missing. It cannot do conditional updates
    * (If-Match), so the garbage collector runs without its boundary files there.
    *
+   * <p>By default every write is fsynced before it is reported done: the object's contents before
+   * it is published under its name, then the directory entry (and any directory created for it). So
+   * a write SlateDB reports durable survives a power cut, not only a process crash. {@link
+   * #withoutFsync()} turns that off for tests and scratch data: writes then reach only the
+   * operating system's page cache, which a crash of the process keeps but a power cut may lose.
+   *
    * @param directory the directory holding the objects
+   * @param fsync whether writes are fsynced before they are reported done
    */
-  record LocalDirectory(Path directory) implements ObjectStoreSpec {
+  record LocalDirectory(Path directory, boolean fsync) implements ObjectStoreSpec {
     public LocalDirectory {
       Objects.requireNonNull(directory, "directory");
       directory = directory.toAbsolutePath();
+    }
+
+    /** {@code directory} with writes fsynced (the default). */
+    public LocalDirectory(Path directory) {
+      this(directory, true);
+    }
+
+    /**
+     * The same directory without fsync: a write is reported done once it is in the page cache. It
+     * survives a crash of the process but not a power cut. Meant for tests.
+     */
+    public LocalDirectory withoutFsync() {
+      return new LocalDirectory(directory, false);
     }
   }
 
@@ -66,7 +86,7 @@ public sealed interface ObjectStoreSpec
       requireText(bucket, "bucket");
     }
 
-    /** Leaves the secret out. */
+    /** Leaves the credentials out. */
     @Override
     public String toString() {
       return "S3[endpoint="
@@ -103,8 +123,8 @@ public sealed interface ObjectStoreSpec
     return new InMemory(name);
   }
 
-  /** A local directory. */
-  static ObjectStoreSpec localDirectory(Path directory) {
+  /** A local directory, with writes fsynced (see {@link LocalDirectory}). */
+  static LocalDirectory localDirectory(Path directory) {
     return new LocalDirectory(directory);
   }
 

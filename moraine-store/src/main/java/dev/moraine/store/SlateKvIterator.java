@@ -18,15 +18,32 @@ import java.util.NoSuchElementException;
 final class SlateKvIterator implements KvIterator {
   private final NativeHandle handle;
   private final NativeHandle parent;
+
+  /**
+   * The Java object that owns the parent handle (a snapshot, transaction, reader or store), held
+   * only to keep it reachable: the cleaner closes a child view once its owner is unreachable, and
+   * {@code store.snapshot().scan(range)} keeps no other reference to the snapshot. Without this the
+   * snapshot could be freed, and the scan fail as closed, while the iterator is still in use. The
+   * reference runs one way (view to iterator never), so an abandoned iterator still lets both be
+   * cleaned.
+   */
+  @SuppressWarnings({"unused", "FieldCanBeLocal"})
+  private final Object view;
+
   private final ArrayDeque<KeyValue> buffered = new ArrayDeque<>();
   // Confined to the iterating thread.
   private boolean exhausted;
   // Written by close (any thread), read by the iterating thread.
   private volatile boolean closed;
 
-  /** Takes ownership of {@code address}; call inside the parent call that created it. */
-  SlateKvIterator(long address, NativeHandle parent) {
+  /**
+   * Takes ownership of {@code address}; call inside the parent call that created it.
+   *
+   * @param view the owner of {@code parent}, kept reachable while this iterator is
+   */
+  SlateKvIterator(long address, NativeHandle parent, Object view) {
     this.parent = parent;
+    this.view = view;
     this.handle = new NativeHandle("iterator", address, Native::iterFree, parent);
     handle.owner(this);
   }
@@ -34,6 +51,11 @@ final class SlateKvIterator implements KvIterator {
   /** The guarded native handle, for tests. */
   NativeHandle handle() {
     return handle;
+  }
+
+  /** The handle of the view this iterator reads from, for tests. */
+  NativeHandle parentHandle() {
+    return parent;
   }
 
   @Override

@@ -1003,6 +1003,112 @@ public abstract class KvStoreContractTest {
         ((SlateKvIterator) iterator).handle());
   }
 
+  // ------------------------------------------------------------------ boundary: panics, stacks,
+  // scans
+
+  @Test
+  void aPanicClosesTheHandleItHappenedOn() {
+    KvStore store = openWriter();
+    putDurably(store, "k", "v");
+    TestHooks.panicOnNextCall(((SlateKvStore) store).handle);
+    KvUnavailableException panicked =
+        assertThrows(KvUnavailableException.class, () -> store.get(b("k")));
+    assertTrue(
+        panicked.getMessage().startsWith("native store call panicked"), panicked::getMessage);
+    // From then on the handle is closed, whatever the call.
+    KvClosedException closed = assertThrows(KvClosedException.class, () -> store.get(b("k")));
+    assertTrue(closed.getMessage().contains("panicked"), closed::getMessage);
+    assertThrows(KvClosedException.class, () -> put(store, "k2", "v2"));
+    assertThrows(KvClosedException.class, store::flushWal);
+    assertThrows(KvClosedException.class, store::begin);
+    assertThrows(KvClosedException.class, () -> store.scan(KeyRange.all()));
+    // Closing it still shuts SlateDB down, and what was durable is there for the next writer.
+    store.close();
+    KvStore reopened = openWriter();
+    assertEquals("v", s(reopened.get(b("k"))));
+  }
+
+  @Test
+  void aPanicInATransactionClosesTheTransactionNotTheStore() {
+    KvStore store = openWriter();
+    KvTransaction txn = track(store.begin());
+    txn.put(b("a"), b("1"));
+    TestHooks.panicOnNextCall(((SlateKvTransaction) txn).handle);
+    assertThrows(KvUnavailableException.class, () -> txn.put(b("b"), b("2")));
+    assertThrows(KvClosedException.class, () -> txn.get(b("a")));
+    assertThrows(KvClosedException.class, txn::commit);
+    assertNull(store.get(b("a")), "the transaction never committed");
+    putDurably(store, "c", "3");
+    assertEquals(List.of("c"), keys(store.scan(KeyRange.all())));
+  }
+
+  @Test
+  void everyCallWorksFromAThreadWithA256KiBStack() throws Exception {
+    List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Runnable calls =
+        () -> {
+          try (KvStore store = provider().openWriter()) {
+            put(store, "a", "1");
+            try (KvTransaction txn = store.begin()) {
+              txn.put(b("b"), b("2"));
+              assertEquals("1", s(txn.get(b("a"))));
+              assertNotNull(txn.commit());
+            }
+            seen.addAll(keys(store.scan(KeyRange.all())));
+            WriteReceipt last = put(store, "c", "3");
+            store.flushWal();
+            store.awaitDurable(last);
+            CheckpointId checkpoint = store.createCheckpoint(null);
+            try (KvReader reader = provider().openReader(new ReaderMode.Pinned(checkpoint))) {
+              seen.addAll(keys(reader.scan(KeyRange.all())));
+            }
+          } catch (Throwable t) {
+            failure.set(t);
+          }
+        };
+    Thread small = new Thread(null, calls, "small-stack", 256 * 1024);
+    small.start();
+    small.join(TimeUnit.SECONDS.toMillis(60));
+    assertFalse(small.isAlive(), "the calls finished");
+    if (failure.get() != null) {
+      throw new AssertionError("a call failed on the small stack", failure.get());
+    }
+    assertEquals(List.of("a", "b", "a", "b", "c"), seen);
+  }
+
+  @Test
+  void aScanKeepsTheSnapshotItReadsReachable() throws Exception {
+    KvStore store = openWriter();
+    int count = 3000; // about a dozen native runs of 256 entries
+    WriteBatch batch = new WriteBatch();
+    for (int i = 0; i < count; i++) {
+      batch.put(b(String.format("k%05d", i)), b("v"));
+    }
+    store.write(batch);
+    // Nothing but the iterator references the snapshot.
+    KvIterator iterator = store.snapshot().scan(KeyRange.all());
+    NativeHandle snapshot = ((SlateKvIterator) iterator).parentHandle();
+    int read = 0;
+    while (iterator.hasNext()) {
+      assertEquals(String.format("k%05d", read), s(iterator.next().key()));
+      read++;
+      if (read % 200 == 0) {
+        // Gives the cleaner every chance to take the snapshot for abandoned.
+        System.gc();
+        Thread.sleep(10);
+        assertFalse(snapshot.isClosed(), "the snapshot was closed under a live scan");
+      }
+    }
+    assertEquals(count, read);
+    iterator.close();
+    // Once the iterator is gone too, the snapshot is abandoned and the cleaner frees it: the
+    // collections above could have freed it had the iterator not held it.
+    iterator = null;
+    NativeHandleTest.collectUntil("the cleaner freed the snapshot", snapshot::isFreed);
+  }
+
   // ------------------------------------------------------------------ fault injection
 
   @Test

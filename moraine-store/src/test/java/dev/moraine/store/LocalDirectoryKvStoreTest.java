@@ -1,6 +1,7 @@
 package dev.moraine.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.kv.KvStore;
@@ -37,6 +38,31 @@ class LocalDirectoryKvStoreTest extends KvStoreContractTest {
     }
     try (KvStore store = openWriter()) {
       assertEquals("v", s(store.get(b("k"))));
+    }
+  }
+
+  @Test
+  void writesAreFsyncedByDefaultAndNotWithTheOptOut() {
+    assertTrue(((ObjectStoreSpec.LocalDirectory) objectStore()).fsync(), "fsync is the default");
+    long before = Native.storeLocalSyncedWrites();
+    try (KvStore store = openWriter()) {
+      putDurably(store, "k", "v");
+    }
+    long synced = Native.storeLocalSyncedWrites() - before;
+    // At least the manifest the open wrote and the WAL object of the durable write.
+    assertTrue(synced >= 2, () -> "fsynced writes: " + synced);
+
+    ObjectStoreSpec.LocalDirectory plain =
+        ObjectStoreSpec.localDirectory(temp.resolve("plain")).withoutFsync();
+    assertFalse(plain.fsync());
+    StoreConfig config = StoreConfig.of(plain, storePath()).withSettings(settings());
+    long beforePlain = Native.storeLocalSyncedWrites();
+    try (KvStore store = new SlateStoreProvider(config).openWriter()) {
+      putDurably(store, "k", "plain");
+    }
+    assertEquals(beforePlain, Native.storeLocalSyncedWrites(), "the opt-out never fsyncs");
+    try (KvStore store = new SlateStoreProvider(config).openWriter()) {
+      assertEquals("plain", s(store.get(b("k"))));
     }
   }
 }

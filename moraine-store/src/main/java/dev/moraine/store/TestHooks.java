@@ -1,0 +1,42 @@
+package dev.moraine.store;
+
+/**
+ * Test-only ways into the native library, refused unless the system property {@value #PROPERTY} is
+ * {@code true}. Nothing in the library calls them.
+ */
+final class TestHooks {
+  /** The system property that enables the hooks. */
+  static final String PROPERTY = "moraine.store.testHooks";
+
+  private TestHooks() {}
+
+  /**
+   * Makes the next native call on {@code handle} panic inside the JNI boundary, as a bug in native
+   * code would. That call throws {@code KvUnavailableException} and the handle is closed from then
+   * on.
+   *
+   * @throws IllegalStateException if test hooks are not enabled
+   */
+  static void panicOnNextCall(NativeHandle handle) {
+    requireEnabled();
+    Native.testPanicOnNextCall(handle.address());
+  }
+
+  /**
+   * Sends {@code text} out of native code both ways text leaves it: as a log record (warn, target
+   * {@code moraine_store_native::test_hook}) and as the message of the {@code
+   * KvUnavailableException} this throws.
+   *
+   * @throws IllegalStateException if test hooks are not enabled
+   */
+  static void logAndFail(String text) {
+    requireEnabled();
+    Native.testLogAndFail(text);
+  }
+
+  private static void requireEnabled() {
+    if (!Boolean.getBoolean(PROPERTY)) {
+      throw new IllegalStateException("test hooks are off; set -D" + PROPERTY + "=true");
+    }
+  }
+}
