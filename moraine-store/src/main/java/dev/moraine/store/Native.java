@@ -49,7 +49,9 @@ final class Native {
       long maxRetries,
       boolean compactor,
       boolean garbageCollector,
-      boolean tagExtractor);
+      boolean tagExtractor,
+      long compactorPollMillis,
+      long l0SstBytes);
 
   static native void dbClose(long db);
 

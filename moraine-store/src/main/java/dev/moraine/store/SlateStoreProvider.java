@@ -50,7 +50,9 @@ public final class SlateStoreProvider implements KvStoreProvider {
                 settings.maxRetriesOrNone(),
                 settings.compactor(),
                 settings.garbageCollector(),
-                settings.tagSegmentExtractor());
+                settings.tagSegmentExtractor(),
+                StoreSettings.millisOrNone(settings.compactorPollInterval()),
+                settings.l0SstBytesOrNone());
         return new SlateKvStore(db);
       } finally {
         ObjectStoreHandles.free(walStore);

@@ -28,6 +28,11 @@ import java.time.Duration;
  *     moraine-tag-v1}. SlateDB records the choice when a store is created and refuses to open it
  *     otherwise afterwards. Default on, as the Rust implementation of Moraine does; turn it off
  *     only for stores that are not Moraine catalogs.
+ * @param compactorPollInterval how often the compactor looks for work; null for SlateDB's 5 s.
+ *     Shorter makes compaction follow new level-0 tables sooner (tests use it to make compaction
+ *     happen within a short run).
+ * @param l0SstBytes the size at which the memtable is frozen and written as a level-0 SST; null for
+ *     SlateDB's 64 MiB. Smaller gives more, smaller level-0 tables, and so more compaction.
  */
 public record StoreSettings(
     Duration flushInterval,
@@ -36,7 +41,9 @@ public record StoreSettings(
     Integer objectStoreMaxRetries,
     boolean compactor,
     boolean garbageCollector,
-    boolean tagSegmentExtractor) {
+    boolean tagSegmentExtractor,
+    Duration compactorPollInterval,
+    Long l0SstBytes) {
 
   private static final Duration ONE_MILLISECOND = Duration.ofMillis(1);
 
@@ -48,7 +55,9 @@ public record StoreSettings(
           10,
           true,
           true,
-          true);
+          true,
+          null,
+          null);
 
   /** Checks the values. */
   public StoreSettings {
@@ -61,6 +70,12 @@ public record StoreSettings(
     requireAtLeastOneMillisecond(readerPollInterval, "reader poll interval");
     if (objectStoreMaxRetries != null && objectStoreMaxRetries < 0) {
       throw new KvInvalidArgumentException("max retries must not be negative");
+    }
+    if (compactorPollInterval != null) {
+      requireAtLeastOneMillisecond(compactorPollInterval, "compactor poll interval");
+    }
+    if (l0SstBytes != null && l0SstBytes < 1) {
+      throw new KvInvalidArgumentException("level-0 SST size must be positive");
     }
   }
 
@@ -81,7 +96,9 @@ public record StoreSettings(
         objectStoreMaxRetries,
         compactor,
         garbageCollector,
-        tagSegmentExtractor);
+        tagSegmentExtractor,
+        compactorPollInterval,
+        l0SstBytes);
   }
 
   /** With the flush timer off: the WAL flushes only when asked, when full, or on close. */
@@ -93,7 +110,9 @@ public record StoreSettings(
         objectStoreMaxRetries,
         compactor,
         garbageCollector,
-        tagSegmentExtractor);
+        tagSegmentExtractor,
+        compactorPollInterval,
+        l0SstBytes);
   }
 
   /** With the writer's manifest poll interval. */
@@ -105,7 +124,9 @@ public record StoreSettings(
         objectStoreMaxRetries,
         compactor,
         garbageCollector,
-        tagSegmentExtractor);
+        tagSegmentExtractor,
+        compactorPollInterval,
+        l0SstBytes);
   }
 
   /** With the latest-following reader's poll interval. */
@@ -117,7 +138,9 @@ public record StoreSettings(
         objectStoreMaxRetries,
         compactor,
         garbageCollector,
-        tagSegmentExtractor);
+        tagSegmentExtractor,
+        compactorPollInterval,
+        l0SstBytes);
   }
 
   /** With at most {@code retries} retries per object-store request; null for unbounded. */
@@ -129,7 +152,9 @@ public record StoreSettings(
         retries,
         compactor,
         garbageCollector,
-        tagSegmentExtractor);
+        tagSegmentExtractor,
+        compactorPollInterval,
+        l0SstBytes);
   }
 
   /** With the compactor on or off. */
@@ -141,7 +166,9 @@ public record StoreSettings(
         objectStoreMaxRetries,
         on,
         garbageCollector,
-        tagSegmentExtractor);
+        tagSegmentExtractor,
+        compactorPollInterval,
+        l0SstBytes);
   }
 
   /** With the garbage collector on or off. */
@@ -153,7 +180,9 @@ public record StoreSettings(
         objectStoreMaxRetries,
         compactor,
         on,
-        tagSegmentExtractor);
+        tagSegmentExtractor,
+        compactorPollInterval,
+        l0SstBytes);
   }
 
   /** With the {@code moraine-tag-v1} segment extractor on or off. */
@@ -165,7 +194,41 @@ public record StoreSettings(
         objectStoreMaxRetries,
         compactor,
         garbageCollector,
-        on);
+        on,
+        compactorPollInterval,
+        l0SstBytes);
+  }
+
+  /** With the compactor polling every {@code interval} (null for SlateDB's default). */
+  public StoreSettings withCompactorPollInterval(Duration interval) {
+    return new StoreSettings(
+        flushInterval,
+        manifestPollInterval,
+        readerPollInterval,
+        objectStoreMaxRetries,
+        compactor,
+        garbageCollector,
+        tagSegmentExtractor,
+        interval,
+        l0SstBytes);
+  }
+
+  /** With level-0 SSTs of about {@code bytes} (null for SlateDB's default). */
+  public StoreSettings withL0SstBytes(Long bytes) {
+    return new StoreSettings(
+        flushInterval,
+        manifestPollInterval,
+        readerPollInterval,
+        objectStoreMaxRetries,
+        compactor,
+        garbageCollector,
+        tagSegmentExtractor,
+        compactorPollInterval,
+        bytes);
+  }
+
+  long l0SstBytesOrNone() {
+    return l0SstBytes == null ? -1 : l0SstBytes;
   }
 
   /** Milliseconds for native code; -1 for none. */
