@@ -525,8 +525,15 @@ public abstract class KvStoreContractTest {
    */
   @Test
   void descendingScansAreRightAcrossSeveralSsts() {
+    for (long seed = 0; seed < 8; seed++) {
+      descendingScanOfLayers(seed);
+    }
+  }
+
+  /** Layers of overlapping batches (puts or deletes of runs of keys), some with a reopen after. */
+  private void descendingScanOfLayers(long seed) {
     java.util.TreeMap<String, Integer> model = new java.util.TreeMap<>();
-    java.util.Random random = new java.util.Random(0);
+    java.util.Random random = new java.util.Random(seed);
     KvStore store = openWriter();
     for (int layer = 0; layer < 12; layer++) {
       WriteBatch batch = new WriteBatch();
@@ -550,20 +557,28 @@ public abstract class KvStoreContractTest {
         store = openWriter();
       }
     }
+    List<String> expected = new ArrayList<>();
+    model.descendingMap().forEach((key, size) -> expected.add(key + "=" + size));
     List<String> descending = new ArrayList<>();
     try (KvIterator it = store.scan(KeyRange.all(), ScanOrder.DESCENDING)) {
       it.forEachRemaining(kv -> descending.add(s(kv.key()) + "=" + kv.value().length));
     }
-    List<String> expected = new ArrayList<>();
-    model.descendingMap().forEach((key, size) -> expected.add(key + "=" + size));
-    assertEquals(expected, descending);
-    List<String> ascending = new ArrayList<>(expected);
-    Collections.reverse(ascending);
-    List<String> scannedUp = new ArrayList<>();
+    assertEquals(expected, descending, "descending, layers of seed " + seed);
+    List<String> ascending = new ArrayList<>();
     try (KvIterator it = store.scan(KeyRange.all())) {
-      it.forEachRemaining(kv -> scannedUp.add(s(kv.key()) + "=" + kv.value().length));
+      it.forEachRemaining(kv -> ascending.add(s(kv.key()) + "=" + kv.value().length));
     }
-    assertEquals(ascending, scannedUp);
+    Collections.reverse(expected);
+    assertEquals(expected, ascending, "ascending, layers of seed " + seed);
+    store.close();
+    // A fresh store for the next seed's layers.
+    store = openWriter();
+    WriteBatch clear = new WriteBatch();
+    model.keySet().forEach(key -> clear.delete(b(key)));
+    if (!model.isEmpty()) {
+      store.write(clear);
+    }
+    store.close();
   }
 
   // ------------------------------------------------------------------ snapshots and transactions
