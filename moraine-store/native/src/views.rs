@@ -78,11 +78,12 @@ pub(crate) fn get_into_java<R: DbReadOps + Sync>(
 /// Opens a scan and returns its iterator handle.
 ///
 /// A descending scan does not use SlateDB's descending iteration: in slatedb
-/// 0.16.0 it returns wrong results once the range spans several SSTs (older
-/// versions and deleted keys reappear, live keys go missing; found by the
-/// property test, and known upstream as a sorted-run iterator defect). It
-/// scans the range ascending, which is correct, into memory when it opens,
-/// and hands the entries out in reverse. Its cost is therefore the whole
+/// 0.16.0 it returns wrong results once the range spans several SSTs holding
+/// overlapping versions (deleted keys and older versions reappear, live keys
+/// go missing; found by the property test, pinned by the contract test
+/// `descendingScansAreRightAcrossSeveralSsts`). It scans the range ascending,
+/// which is correct, into memory when it opens, and hands the entries out in
+/// reverse. Its cost is therefore the whole
 /// range held in native memory for as long as the iterator lives.
 pub(crate) fn open_scan<R: DbReadOps + Sync>(
     view: &R,

@@ -525,9 +525,8 @@ public abstract class KvStoreContractTest {
    */
   @Test
   void descendingScansAreRightAcrossSeveralSsts() {
-    for (long seed = 0; seed < 8; seed++) {
-      descendingScanOfLayers(seed);
-    }
+    // Seed 0's layers are known to show the defect of SlateDB's own descending iteration.
+    descendingScanOfLayers(0);
   }
 
   /** Layers of overlapping batches (puts or deletes of runs of keys), some with a reopen after. */
@@ -570,15 +569,6 @@ public abstract class KvStoreContractTest {
     }
     Collections.reverse(expected);
     assertEquals(expected, ascending, "ascending, layers of seed " + seed);
-    store.close();
-    // A fresh store for the next seed's layers.
-    store = openWriter();
-    WriteBatch clear = new WriteBatch();
-    model.keySet().forEach(key -> clear.delete(b(key)));
-    if (!model.isEmpty()) {
-      store.write(clear);
-    }
-    store.close();
   }
 
   // ------------------------------------------------------------------ snapshots and transactions
