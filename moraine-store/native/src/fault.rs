@@ -1,38 +1,143 @@
 //! A fault-injecting object store for tests.
 //!
 //! [`FaultyStore`] wraps any object store and consults a shared
-//! [`FaultInjector`] on every PUT and GET: it can let N of them through and
-//! fail the next M (optionally only those whose path contains a fragment such
-//! as `/wal/` or `/manifest/`), fail a PUT after applying it (a lost
-//! response), delay them, hold PUTs until released, and it counts the
-//! ones that succeeded, by path. SlateDB wraps whatever store it is given in
-//! its own retry layer, so a store below it sees every retry: to make an
-//! operation fail for SlateDB, fail more attempts than its configured
-//! retries.
+//! [`FaultInjector`] on every PUT, GET, LIST and DELETE: it can let N of
+//! them through and fail the next M (optionally only those whose path
+//! contains a fragment such as `/wal/` or `/manifest/`), fail a PUT after
+//! applying it (a lost response), delay PUTs and GETs, hold PUTs until
+//! released, and it counts the operations that completed and the failures it
+//! injected. SlateDB wraps whatever store it is given in its own retry
+//! layer, so a store below it sees every retry: to make an operation fail
+//! for SlateDB, fail more attempts than its configured retries.
 //!
-//! Listing, deleting, copying, renaming and multipart uploads pass through
-//! untouched and uncounted.
+//! Counting costs one atomic increment per operation and answering a count
+//! reads at most four atomics: each operation is classified once, by its
+//! path, into one of a few object classes (WAL, manifest, compacted SST,
+//! anything else), and counts are kept per (operation, outcome, class).
+//! Counts can therefore be asked only for those classes, not for arbitrary
+//! fragments; rules still match any fragment.
+//!
+//! Copying, renaming and multipart uploads pass through untouched and
+//! uncounted.
 
 use std::fmt;
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use futures::stream::BoxStream;
+use futures::stream::{self, BoxStream, StreamExt};
 use jni::objects::{JClass, JString};
-use jni::sys::jlong;
+use jni::sys::{jboolean, jint, jlong};
 use jni::JNIEnv;
 use slatedb::bytes::Bytes;
 use slatedb::object_store::path::Path;
 use slatedb::object_store::{
     CopyOptions, GetOptions, GetResult, ListResult, MultipartUpload, ObjectMeta, ObjectStore,
-    PutMultipartOptions, PutOptions, PutPayload, PutResult, RenameOptions, Result as OsResult,
+    ObjectStoreExt, PutMultipartOptions, PutOptions, PutPayload, PutResult, RenameOptions,
+    Result as OsResult,
 };
 use tokio::sync::watch;
 
 use crate::boundary::{guard, jni_failure, Failure, Outcome};
 use crate::handle::{borrow, free, into_handle};
+
+/// The operations the injector fails and counts. The discriminants are the
+/// codes Java passes (`FaultInjector.Operation` ordinals).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    Put = 0,
+    Get = 1,
+    List = 2,
+    Delete = 3,
+}
+
+const OPS: usize = 4;
+
+impl Op {
+    fn from_code(code: jint) -> Outcome<Op> {
+        match code {
+            0 => Ok(Op::Put),
+            1 => Ok(Op::Get),
+            2 => Ok(Op::List),
+            3 => Ok(Op::Delete),
+            other => Err(Failure::Invalid(format!("unknown operation {other}"))),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Op::Put => "PUT",
+            Op::Get => "GET",
+            Op::List => "LIST",
+            Op::Delete => "DELETE",
+        }
+    }
+}
+
+/// The fragments that name the object classes counted apart, in class
+/// order; class [`OTHER`] is every path that contains none of them.
+const CLASS_FRAGMENTS: [&str; 3] = ["/wal/", "/manifest/", "/compacted/"];
+const OTHER: usize = CLASS_FRAGMENTS.len();
+const CLASSES: usize = CLASS_FRAGMENTS.len() + 1;
+
+/// The class of `path`: the first class fragment it contains, else
+/// [`OTHER`]. SlateDB's WAL, manifest and compacted directories are siblings,
+/// so a path contains at most one of them.
+fn class_of(path: &str) -> usize {
+    CLASS_FRAGMENTS
+        .iter()
+        .position(|f| contains_fragment(path, f))
+        .unwrap_or(OTHER)
+}
+
+/// The classes a count for `fragment` adds up: all of them for none, the
+/// one it names otherwise. Any other fragment is refused: counts are kept
+/// per class, not per path.
+fn classes_for(fragment: &Option<String>) -> Outcome<Range<usize>> {
+    match fragment.as_deref() {
+        None => Ok(0..CLASSES),
+        Some(f) => match CLASS_FRAGMENTS.iter().position(|c| *c == f) {
+            Some(class) => Ok(class..class + 1),
+            None => Err(Failure::Invalid(format!(
+                "counts are kept for {CLASS_FRAGMENTS:?} or for all objects, not for {f:?}"
+            ))),
+        },
+    }
+}
+
+/// Operations counted per (operation, class), for one outcome. Relaxed
+/// atomics: each counter is independent, and a reader only needs every
+/// increment that happened before it asked (the Java call that asks comes
+/// after the store call that counted, through the JNI boundary).
+struct Tally([[AtomicU64; CLASSES]; OPS]);
+
+impl Tally {
+    fn new() -> Self {
+        Tally(std::array::from_fn(|_| {
+            std::array::from_fn(|_| AtomicU64::new(0))
+        }))
+    }
+
+    fn add(&self, op: Op, class: usize) {
+        self.0[op as usize][class].fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn sum(&self, op: Op, classes: Range<usize>) -> u64 {
+        self.0[op as usize][classes]
+            .iter()
+            .map(|c| c.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    fn clear(&self) {
+        self.0
+            .iter()
+            .flatten()
+            .for_each(|c| c.store(0, Ordering::Relaxed));
+    }
+}
 
 /// Failures still to inject for one kind of operation: let `skip` matching
 /// operations through, then fail the next `remaining` matching ones.
@@ -77,30 +182,46 @@ impl FailRule {
 fn matches(fragment: &Option<String>, path: &str) -> bool {
     fragment
         .as_deref()
-        .is_none_or(|f| format!("/{path}").contains(f))
+        .is_none_or(|f| contains_fragment(path, f))
+}
+
+/// Whether `/{path}` contains `fragment`, without building that string: a
+/// match either starts at the added `/` or lies wholly inside `path`.
+fn contains_fragment(path: &str, fragment: &str) -> bool {
+    path.contains(fragment)
+        || fragment
+            .strip_prefix('/')
+            .is_some_and(|rest| path.starts_with(rest))
+}
+
+/// The path a LIST is matched and classified by: its prefix as a directory
+/// (`db/manifest` lists `db/manifest/...`, so it is a manifest LIST).
+fn list_path(prefix: Option<&Path>) -> String {
+    prefix.map_or_else(String::new, |p| format!("{}/", p.as_ref()))
 }
 
 #[derive(Default)]
 struct FaultState {
-    fail_puts: FailRule,
-    fail_gets: FailRule,
+    /// One rule per operation, indexed by [`Op`].
+    rules: [FailRule; OPS],
     put_latency: Duration,
     get_latency: Duration,
     /// Only PUTs whose path contains this fragment are held (all if None).
     hold_fragment: Option<String>,
-    /// Paths of the PUTs and GETs the inner store completed successfully.
-    puts: Vec<String>,
-    gets: Vec<String>,
-    injected_put_failures: u64,
-    injected_get_failures: u64,
 }
 
 /// The switchboard shared by Java (through its handle) and every
 /// [`FaultyStore`] built with it.
 pub(crate) struct FaultInjector {
-    /// Guards counters and rules. Held only for short, non-async sections,
-    /// never across an `.await`.
+    /// Guards the rules, latencies and hold filter. Held only for short,
+    /// non-async sections, never across an `.await`.
     state: Mutex<FaultState>,
+    /// Operations the inner store completed successfully. Not under `state`:
+    /// counting takes no lock.
+    completed: Tally,
+    /// Failures injected, counted when the rule fires (before or, for a
+    /// lost response, after the inner store ran).
+    injected: Tally,
     /// `true` while PUTs are held. Held PUTs wait on a receiver until it
     /// turns `false`.
     hold: watch::Sender<bool>,
@@ -111,6 +232,8 @@ impl FaultInjector {
         let (hold, _) = watch::channel(false);
         Self {
             state: Mutex::new(FaultState::default()),
+            completed: Tally::new(),
+            injected: Tally::new(),
             hold,
         }
     }
@@ -125,19 +248,41 @@ impl FaultInjector {
         self.hold.send_replace(false);
     }
 
+    /// Clears rules, latencies, the hold filter and every count, and
+    /// releases held PUTs. An operation in flight meanwhile may still be
+    /// counted after the reset.
+    fn reset(&self) {
+        *self.state() = FaultState::default();
+        self.completed.clear();
+        self.injected.clear();
+        self.release();
+    }
+
+    /// Consumes `op`'s rule for `path`; counts and reports an injected
+    /// failure. For operations without latency or hold (LIST, DELETE).
+    fn check(&self, op: Op, path: &str) -> OsResult<()> {
+        let fail = self.state().rules[op as usize].take(path);
+        if fail {
+            self.injected.add(op, class_of(path));
+            return Err(injected(op.name(), path));
+        }
+        Ok(())
+    }
+
     /// What a PUT to `path` must do before reaching the inner store. Returns
     /// `Ok(true)` when the PUT must be applied and then reported as failed.
     async fn before_put(&self, path: &str) -> OsResult<bool> {
         let (fail, after_applying, latency, held) = {
             let mut state = self.state();
-            let fail = state.fail_puts.take(path);
-            let after_applying = fail && state.fail_puts.applies_taken();
-            if fail {
-                state.injected_put_failures += 1;
-            }
+            let rule = &mut state.rules[Op::Put as usize];
+            let fail = rule.take(path);
+            let after_applying = fail && rule.applies_taken();
             let held = *self.hold.borrow() && matches(&state.hold_fragment, path);
             (fail, after_applying, state.put_latency, held)
         };
+        if fail {
+            self.injected.add(Op::Put, class_of(path));
+        }
         if held {
             let mut rx = self.hold.subscribe();
             // An error means the sender is gone, which cannot happen while
@@ -156,12 +301,11 @@ impl FaultInjector {
     async fn before_get(&self, path: &str) -> OsResult<()> {
         let (fail, latency) = {
             let mut state = self.state();
-            let fail = state.fail_gets.take(path);
-            if fail {
-                state.injected_get_failures += 1;
-            }
-            (fail, state.get_latency)
+            (state.rules[Op::Get as usize].take(path), state.get_latency)
         };
+        if fail {
+            self.injected.add(Op::Get, class_of(path));
+        }
         if !latency.is_zero() {
             tokio::time::sleep(latency).await;
         }
@@ -171,12 +315,20 @@ impl FaultInjector {
         Ok(())
     }
 
-    fn record_put(&self, path: &str) {
-        self.state().puts.push(path.to_owned());
+    fn record(&self, op: Op, path: &str) {
+        self.completed.add(op, class_of(path));
     }
 
-    fn record_get(&self, path: &str) {
-        self.state().gets.push(path.to_owned());
+    /// How many `op`s completed (`injected` false) or were failed on purpose
+    /// (`injected` true), for the class `fragment` names or for all.
+    fn count(&self, op: Op, injected: bool, fragment: &Option<String>) -> Outcome<u64> {
+        let classes = classes_for(fragment)?;
+        let tally = if injected {
+            &self.injected
+        } else {
+            &self.completed
+        };
+        Ok(tally.sum(op, classes))
     }
 }
 
@@ -210,6 +362,23 @@ impl FaultyStore {
             inner_keeps_attributes,
         }
     }
+
+    /// A listing of `prefix` through the rules: one injected error, or the
+    /// inner store's listing (counted once, when it is handed out).
+    fn checked_list(
+        &self,
+        prefix: Option<&Path>,
+        list: impl FnOnce() -> BoxStream<'static, OsResult<ObjectMeta>>,
+    ) -> BoxStream<'static, OsResult<ObjectMeta>> {
+        let path = list_path(prefix);
+        match self.injector.check(Op::List, &path) {
+            Err(e) => stream::once(async move { Err(e) }).boxed(),
+            Ok(()) => {
+                self.injector.record(Op::List, &path);
+                list()
+            }
+        }
+    }
 }
 
 impl fmt::Debug for FaultyStore {
@@ -239,7 +408,7 @@ impl ObjectStore for FaultyStore {
         let fail_after_applying = self.injector.before_put(path).await?;
         let result = self.inner.put_opts(location, payload, opts).await;
         if result.is_ok() {
-            self.injector.record_put(path);
+            self.injector.record(Op::Put, path);
             if fail_after_applying {
                 return Err(injected("PUT (applied)", path));
             }
@@ -260,7 +429,7 @@ impl ObjectStore for FaultyStore {
         self.injector.before_get(path).await?;
         let result = self.inner.get_opts(location, options).await;
         if result.is_ok() {
-            self.injector.record_get(path);
+            self.injector.record(Op::Get, path);
         }
         result
     }
@@ -270,20 +439,37 @@ impl ObjectStore for FaultyStore {
         self.injector.before_get(path).await?;
         let result = self.inner.get_ranges(location, ranges).await;
         if result.is_ok() {
-            self.injector.record_get(path);
+            self.injector.record(Op::Get, path);
         }
         result
     }
 
+    /// Deletes one object at a time through the inner store, so that a
+    /// failure injected for one path cannot take its neighbours down with it
+    /// (a bulk delete below would fail a whole chunk on one error).
     fn delete_stream(
         &self,
         locations: BoxStream<'static, OsResult<Path>>,
     ) -> BoxStream<'static, OsResult<Path>> {
-        self.inner.delete_stream(locations)
+        let inner = self.inner.clone();
+        let injector = self.injector.clone();
+        locations
+            .then(move |location| {
+                let inner = inner.clone();
+                let injector = injector.clone();
+                async move {
+                    let location = location?;
+                    injector.check(Op::Delete, location.as_ref())?;
+                    inner.delete(&location).await?;
+                    injector.record(Op::Delete, location.as_ref());
+                    Ok(location)
+                }
+            })
+            .boxed()
     }
 
     fn list(&self, prefix: Option<&Path>) -> BoxStream<'static, OsResult<ObjectMeta>> {
-        self.inner.list(prefix)
+        self.checked_list(prefix, || self.inner.list(prefix))
     }
 
     fn list_with_offset(
@@ -291,11 +477,17 @@ impl ObjectStore for FaultyStore {
         prefix: Option<&Path>,
         offset: &Path,
     ) -> BoxStream<'static, OsResult<ObjectMeta>> {
-        self.inner.list_with_offset(prefix, offset)
+        self.checked_list(prefix, || self.inner.list_with_offset(prefix, offset))
     }
 
     async fn list_with_delimiter(&self, prefix: Option<&Path>) -> OsResult<ListResult> {
-        self.inner.list_with_delimiter(prefix).await
+        let path = list_path(prefix);
+        self.injector.check(Op::List, &path)?;
+        let result = self.inner.list_with_delimiter(prefix).await;
+        if result.is_ok() {
+            self.injector.record(Op::List, &path);
+        }
+        result
     }
 
     async fn copy_opts(&self, from: &Path, to: &Path, options: CopyOptions) -> OsResult<()> {
@@ -349,10 +541,6 @@ fn millis(value: jlong) -> Outcome<Duration> {
     Ok(Duration::from_millis(count(value)?))
 }
 
-fn matching(paths: &[String], fragment: &Option<String>) -> jlong {
-    paths.iter().filter(|p| matches(fragment, p)).count() as jlong
-}
-
 #[no_mangle]
 pub extern "system" fn Java_dev_moraine_store_Native_faultNew<'l>(
     mut env: JNIEnv<'l>,
@@ -387,11 +575,11 @@ pub extern "system" fn Java_dev_moraine_store_Native_faultFailPuts<'l>(
     skip: jlong,
     times: jlong,
     path_fragment: JString<'l>,
-    after_applying: jni::sys::jboolean,
+    after_applying: jboolean,
 ) {
     guard(&mut env, (), |env| {
         let rule = fail_rule(env, skip, times, &path_fragment, after_applying != 0)?;
-        injector(handle)?.state().fail_puts = rule;
+        injector(handle)?.state().rules[Op::Put as usize] = rule;
         Ok(())
     })
 }
@@ -407,7 +595,35 @@ pub extern "system" fn Java_dev_moraine_store_Native_faultFailGets<'l>(
 ) {
     guard(&mut env, (), |env| {
         let rule = fail_rule(env, skip, times, &path_fragment, false)?;
-        injector(handle)?.state().fail_gets = rule;
+        injector(handle)?.state().rules[Op::Get as usize] = rule;
+        Ok(())
+    })
+}
+
+// Failing LISTs and DELETEs.
+
+/// Replaces the rule of `operation` (an [`Op`] code: LIST or DELETE; PUTs
+/// and GETs have their own exports above).
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_faultFailOthers<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    operation: jint,
+    skip: jlong,
+    times: jlong,
+    path_fragment: JString<'l>,
+) {
+    guard(&mut env, (), |env| {
+        let op = Op::from_code(operation)?;
+        if !matches!(op, Op::List | Op::Delete) {
+            return Err(Failure::Invalid(format!(
+                "{} rules are set with their own call",
+                op.name()
+            )));
+        }
+        let rule = fail_rule(env, skip, times, &path_fragment, false)?;
+        injector(handle)?.state().rules[op as usize] = rule;
         Ok(())
     })
 }
@@ -460,27 +676,23 @@ pub extern "system" fn Java_dev_moraine_store_Native_faultReleasePuts<'l>(
     })
 }
 
-/// Counts: `which` 0 = successful PUTs, 1 = successful GETs, 2 = injected
-/// PUT failures, 3 = injected GET failures. The fragment filters 0 and 1.
+/// A count: `operation` is an [`Op`] code; `injected` false counts the
+/// operations the inner store completed, true the failures injected. The
+/// fragment is null (all objects) or one of [`CLASS_FRAGMENTS`].
 #[no_mangle]
 pub extern "system" fn Java_dev_moraine_store_Native_faultCount<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     handle: jlong,
-    which: jni::sys::jint,
+    operation: jint,
+    injected: jboolean,
     path_fragment: JString<'l>,
 ) -> jlong {
     guard(&mut env, 0, |env| {
+        let op = Op::from_code(operation)?;
         let fragment = fragment(env, &path_fragment)?;
-        let injector = injector(handle)?;
-        let state = injector.state();
-        match which {
-            0 => Ok(matching(&state.puts, &fragment)),
-            1 => Ok(matching(&state.gets, &fragment)),
-            2 => Ok(state.injected_put_failures as jlong),
-            3 => Ok(state.injected_get_failures as jlong),
-            other => Err(Failure::Invalid(format!("unknown counter {other}"))),
-        }
+        let count = injector(handle)?.count(op, injected != 0, &fragment)?;
+        Ok(jlong::try_from(count).unwrap_or(jlong::MAX))
     })
 }
 
@@ -491,9 +703,7 @@ pub extern "system" fn Java_dev_moraine_store_Native_faultReset<'l>(
     handle: jlong,
 ) {
     guard(&mut env, (), |_env| {
-        let injector = injector(handle)?;
-        *injector.state() = FaultState::default();
-        injector.release();
+        injector(handle)?.reset();
         Ok(())
     })
 }
@@ -529,5 +739,128 @@ mod tests {
         assert!(!rule.take("db/wal/2.sst"));
         assert!(rule.take("db/wal/3.sst"));
         assert!(!rule.take("db/wal/4.sst"));
+    }
+
+    #[test]
+    fn fragments_match_as_if_the_path_began_with_a_slash() {
+        assert!(contains_fragment("wal/1.sst", "/wal/"));
+        assert!(contains_fragment("db/wal/1.sst", "/wal/"));
+        assert!(contains_fragment("db/wal/1.sst", "wal/1"));
+        assert!(!contains_fragment("db/swal/1.sst", "/wal/"));
+        assert!(!contains_fragment("db/manifest/1", "/wal/"));
+    }
+
+    #[test]
+    fn paths_fall_into_one_class() {
+        assert_eq!(class_of("db/wal/00000000000000000001.sst"), 0);
+        assert_eq!(class_of("manifest/00000000000000000001.manifest"), 1);
+        assert_eq!(class_of("db/compacted/01J.sst"), 2);
+        assert_eq!(class_of("db/checkpoints/x"), OTHER);
+        assert_eq!(class_of(&list_path(Some(&Path::from("db/manifest")))), 1);
+        assert_eq!(class_of(&list_path(None)), OTHER);
+    }
+
+    #[test]
+    fn counts_are_asked_by_class_only() {
+        let injector = FaultInjector::new();
+        injector.record(Op::Put, "db/wal/1.sst");
+        injector.record(Op::Put, "db/wal/2.sst");
+        injector.record(Op::Put, "db/manifest/1.manifest");
+        injector.record(Op::Get, "db/wal/1.sst");
+        let count = |op, fragment: Option<&str>| {
+            injector
+                .count(op, false, &fragment.map(str::to_owned))
+                .map_err(|f| format!("{f:?}"))
+        };
+        assert_eq!(count(Op::Put, Some("/wal/")), Ok(2));
+        assert_eq!(count(Op::Put, Some("/manifest/")), Ok(1));
+        assert_eq!(count(Op::Put, Some("/compacted/")), Ok(0));
+        assert_eq!(count(Op::Put, None), Ok(3));
+        assert_eq!(count(Op::Get, None), Ok(1));
+        assert_eq!(count(Op::Delete, None), Ok(0));
+        assert!(count(Op::Put, Some("wal")).is_err());
+        injector.reset();
+        assert_eq!(count(Op::Put, None), Ok(0));
+    }
+
+    fn run<F: std::future::Future>(future: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a test runtime")
+            .block_on(future)
+    }
+
+    fn faulty() -> (FaultyStore, Arc<FaultInjector>, Arc<dyn ObjectStore>) {
+        let inner: Arc<dyn ObjectStore> = Arc::new(slatedb::object_store::memory::InMemory::new());
+        let injector = Arc::new(FaultInjector::new());
+        let store = FaultyStore::new(inner.clone(), injector.clone(), true);
+        (store, injector, inner)
+    }
+
+    #[test]
+    fn lists_fail_by_rule_and_are_counted() {
+        let (store, injector, _) = faulty();
+        run(async {
+            for i in 0..3 {
+                let path = Path::from(format!("db/manifest/{i}.manifest"));
+                store.put(&path, "m".into()).await.expect("put");
+            }
+            injector.state().rules[Op::List as usize] = FailRule {
+                skip: 1,
+                remaining: 1,
+                fragment: Some("/manifest/".to_owned()),
+                ..FailRule::default()
+            };
+            let prefix = Path::from("db/manifest");
+            let first: Vec<_> = store.list(Some(&prefix)).collect().await;
+            assert_eq!(first.len(), 3);
+            assert!(first.iter().all(Result::is_ok));
+            let second: Vec<_> = store.list(Some(&prefix)).collect().await;
+            assert_eq!(second.len(), 1);
+            assert!(second[0].is_err());
+            assert!(store.list_with_delimiter(Some(&prefix)).await.is_ok());
+            let other = store.list_with_delimiter(Some(&Path::from("db/wal"))).await;
+            assert!(other.is_ok(), "a WAL listing does not match the rule");
+        });
+        let count = |injected| injector.count(Op::List, injected, &None).ok();
+        assert_eq!(count(false), Some(3));
+        assert_eq!(count(true), Some(1));
+        let manifest = Some("/manifest/".to_owned());
+        assert_eq!(injector.count(Op::List, false, &manifest).ok(), Some(2));
+    }
+
+    #[test]
+    fn deletes_fail_by_rule_one_path_at_a_time() {
+        let (store, injector, inner) = faulty();
+        run(async {
+            let paths: Vec<Path> = (0..4)
+                .map(|i| Path::from(format!("db/compacted/{i}.sst")))
+                .collect();
+            for path in &paths {
+                store.put(path, "s".into()).await.expect("put");
+            }
+            injector.state().rules[Op::Delete as usize] = FailRule {
+                skip: 1,
+                remaining: 2,
+                fragment: Some("/compacted/".to_owned()),
+                ..FailRule::default()
+            };
+            let input = stream::iter(paths.clone().into_iter().map(Ok)).boxed();
+            let results: Vec<_> = store.delete_stream(input).collect().await;
+            let failed: Vec<bool> = results.iter().map(Result::is_err).collect();
+            assert_eq!(failed, vec![false, true, true, false]);
+            for (path, failed) in paths.iter().zip(&failed) {
+                let present = inner.head(path).await.is_ok();
+                assert_eq!(
+                    present, *failed,
+                    "{path}: only failed deletes leave the object"
+                );
+            }
+        });
+        let compacted = Some("/compacted/".to_owned());
+        assert_eq!(injector.count(Op::Delete, false, &compacted).ok(), Some(2));
+        assert_eq!(injector.count(Op::Delete, true, &compacted).ok(), Some(2));
+        assert_eq!(injector.count(Op::Put, false, &compacted).ok(), Some(4));
     }
 }

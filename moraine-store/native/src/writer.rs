@@ -217,6 +217,8 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbOpen<'l>(
     garbage_collector: jboolean,
     tag_extractor: jboolean,
     operation_timeout_millis: jlong,
+    compactor_poll_millis: jlong,
+    l0_sst_bytes: jlong,
 ) -> jlong {
     guard(&mut env, 0, |env| {
         let path = java_path(env, &path)?;
@@ -240,13 +242,23 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbOpen<'l>(
                 ..GarbageCollectorOptions::default()
             }
         });
+        let defaults = Settings::default();
+        let l0_sst_size_bytes = usize::try_from(l0_sst_bytes)
+            .ok()
+            .filter(|bytes| *bytes > 0)
+            .unwrap_or(defaults.l0_sst_size_bytes);
         let settings = Settings {
+            l0_sst_size_bytes,
             flush_interval: optional_millis(flush_interval_millis),
             manifest_poll_interval: manifest_poll,
             object_store_max_retries: max_retries,
-            compactor_options: (compactor == JNI_TRUE).then(CompactorOptions::default),
+            compactor_options: (compactor == JNI_TRUE).then(|| CompactorOptions {
+                poll_interval: optional_millis(compactor_poll_millis)
+                    .unwrap_or(CompactorOptions::default().poll_interval),
+                ..CompactorOptions::default()
+            }),
             garbage_collector_options,
-            ..Settings::default()
+            ..defaults
         };
 
         let mut builder = Db::builder(path, main.store.clone()).with_settings(settings);

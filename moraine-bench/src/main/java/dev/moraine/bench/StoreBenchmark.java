@@ -37,6 +37,11 @@ import org.openjdk.jmh.annotations.TearDown;
  *
  * <p>Keys are 16 bytes, values 100 bytes; writes cycle over 4,096 keys. The WAL is flushed after
  * every measurement iteration, outside the measured time, so unflushed writes do not pile up.
+ *
+ * <p>Every benchmark checks its own result and throws {@link IllegalStateException} when it is
+ * wrong (a read that finds nothing, a write without a receipt or whose sequence number does not
+ * advance), so a broken store fails the run (the build runs JMH with {@code -foe true}) instead of
+ * producing a fast figure for doing nothing.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -56,6 +61,9 @@ public class StoreBenchmark {
   private byte[] readKey;
   private int next;
 
+  /** The highest sequence number a write returned so far: each write must pass it. */
+  private long lastSeqnum;
+
   @Setup(Level.Trial)
   public void open() {
     bench = BenchStore.open(BenchStore.Kind.parse(objectStore));
@@ -71,7 +79,7 @@ public class StoreBenchmark {
     for (byte[] key : keys) {
       preload.put(key, value);
     }
-    WriteReceipt receipt = store.write(preload);
+    WriteReceipt receipt = checked(store.write(preload));
     store.flushWal();
     store.awaitDurable(receipt);
   }
@@ -91,34 +99,63 @@ public class StoreBenchmark {
     return keys[next];
   }
 
+  /** {@code receipt}, checked: present, and later than every earlier write's. */
+  private WriteReceipt checked(WriteReceipt receipt) {
+    if (receipt == null || receipt.seqnum() <= lastSeqnum) {
+      throw new IllegalStateException(
+          "a write returned " + receipt + " after sequence number " + lastSeqnum);
+    }
+    lastSeqnum = receipt.seqnum();
+    return receipt;
+  }
+
+  /** {@code receipt}, checked, and the store's durable sequence number covers it. */
+  private WriteReceipt checkedDurable(WriteReceipt receipt) {
+    long durable = store.durableSeqnum();
+    if (durable < receipt.seqnum()) {
+      throw new IllegalStateException(
+          "write " + receipt.seqnum() + " returned from its wait but durable is " + durable);
+    }
+    return receipt;
+  }
+
   @Benchmark
   public long nativeCallFloor() {
-    return store.durableSeqnum();
+    long durable = store.durableSeqnum();
+    if (durable < 0) {
+      throw new IllegalStateException("negative durable sequence number " + durable);
+    }
+    return durable;
   }
 
   @Benchmark
   public byte[] get() {
-    return store.get(readKey);
+    byte[] read = store.get(readKey);
+    if (read == null || read.length != VALUE_BYTES) {
+      throw new IllegalStateException(
+          "a preloaded key read as " + (read == null ? null : read.length + " bytes"));
+    }
+    return read;
   }
 
   @Benchmark
   public WriteReceipt put() {
-    return store.write(new WriteBatch().put(nextKey(), value));
+    return checked(store.write(new WriteBatch().put(nextKey(), value)));
   }
 
   @Benchmark
   public WriteReceipt durablePut() {
-    WriteReceipt receipt = store.write(new WriteBatch().put(nextKey(), value));
+    WriteReceipt receipt = checked(store.write(new WriteBatch().put(nextKey(), value)));
     store.flushWal();
     store.awaitDurable(receipt);
-    return receipt;
+    return checkedDurable(receipt);
   }
 
   @Benchmark
   public WriteReceipt txnCommit() {
     try (KvTransaction txn = store.begin()) {
       txn.put(nextKey(), value);
-      return txn.commit();
+      return checked(txn.commit());
     }
   }
 
@@ -127,10 +164,10 @@ public class StoreBenchmark {
     WriteReceipt receipt;
     try (KvTransaction txn = store.begin()) {
       txn.put(nextKey(), value);
-      receipt = txn.commit();
+      receipt = checked(txn.commit());
     }
     store.flushWal();
     store.awaitDurable(receipt);
-    return receipt;
+    return checkedDurable(receipt);
   }
 }

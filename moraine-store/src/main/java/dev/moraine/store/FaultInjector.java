@@ -5,22 +5,29 @@ import java.time.Duration;
 
 /**
  * Injects faults into the object store of a {@link ObjectStoreSpec.Faulty} spec, for tests: let N
- * PUTs or GETs through and fail the next M, fail a PUT after the object store applied it, delay
- * them, hold PUTs until released, and count the PUTs and GETs that reached the object store,
- * optionally only those whose path contains a fragment.
+ * PUTs, GETs, LISTs or DELETEs through and fail the next M, fail a PUT after the object store
+ * applied it, delay PUTs and GETs, hold PUTs until released, and count the operations that reached
+ * the object store and the failures injected.
  *
- * <p>Paths are matched as if they began with {@code /}, so the fragments {@link #WAL}, {@link
- * #MANIFEST} and {@link #COMPACTED} select SlateDB's write-ahead log, manifest and compacted SST
- * objects whatever the store path.
+ * <p>Rules select operations by a path fragment. Paths are matched as if they began with {@code /},
+ * so the fragments {@link #WAL}, {@link #MANIFEST} and {@link #COMPACTED} select SlateDB's
+ * write-ahead log, manifest and compacted SST objects whatever the store path. A LIST is matched by
+ * its prefix as a directory: a listing of {@code db/manifest} matches {@link #MANIFEST}.
+ *
+ * <p>Counts are kept per operation and object class (WAL, manifest, compacted SST, anything else):
+ * each operation costs one atomic increment, whatever the number of operations so far, and a count
+ * is asked for one of those three fragments or for all objects (null). Any other fragment is
+ * refused with {@link KvInvalidArgumentException}.
  *
  * <p>SlateDB retries failed object-store operations up to the configured {@link
  * StoreSettings#objectStoreMaxRetries()} times, and every retry reaches this injector: to make one
- * SlateDB operation fail, fail more attempts than that. Counts include only attempts the underlying
- * store completed successfully. Listing, deleting, copying and multipart uploads pass through
- * uncounted.
+ * SlateDB operation fail, fail more attempts than that. Completed counts include only attempts the
+ * underlying store completed successfully; a LIST counts when its listing is handed out. Copying,
+ * renaming and multipart uploads pass through uncounted.
  *
- * <p>One injector may serve several stores; it stays in effect for as long as they are open.
- * Thread-safe. {@link #close()} releases held PUTs and frees the native object.
+ * <p>One injector may serve several stores (for example a main store and a separate WAL store, or
+ * each its own injector); it stays in effect for as long as they are open. Thread-safe. {@link
+ * #close()} releases held PUTs and frees the native object.
  */
 public final class FaultInjector implements AutoCloseable {
   /** Fragment selecting write-ahead-log objects. */
@@ -32,10 +39,17 @@ public final class FaultInjector implements AutoCloseable {
   /** Fragment selecting compacted SSTs. */
   public static final String COMPACTED = "/compacted/";
 
-  private static final int PUTS = 0;
-  private static final int GETS = 1;
-  private static final int INJECTED_PUT_FAILURES = 2;
-  private static final int INJECTED_GET_FAILURES = 3;
+  /** The object-store operations the injector fails and counts. */
+  public enum Operation {
+    /** A PUT of a whole object. */
+    PUT,
+    /** A GET of an object or of ranges of it. */
+    GET,
+    /** A listing of a prefix. */
+    LIST,
+    /** A DELETE of one object. */
+    DELETE
+  }
 
   private final NativeHandle handle;
 
@@ -100,6 +114,34 @@ public final class FaultInjector implements AutoCloseable {
     }
   }
 
+  /**
+   * Lets {@code skip} LISTs whose prefix (as a directory) contains {@code pathFragment} (null for
+   * any) through, then makes the next {@code times} of them fail. Replaces any earlier LIST rule.
+   */
+  public void failLists(long skip, long times, String pathFragment) {
+    failOthers(Operation.LIST, skip, times, pathFragment);
+  }
+
+  /**
+   * Lets {@code skip} DELETEs whose path contains {@code pathFragment} (null for any) through, then
+   * makes the next {@code times} of them fail; a failed DELETE leaves its object in place. Replaces
+   * any earlier DELETE rule.
+   */
+  public void failDeletes(long skip, long times, String pathFragment) {
+    failOthers(Operation.DELETE, skip, times, pathFragment);
+  }
+
+  private void failOthers(Operation operation, long skip, long times, String pathFragment) {
+    requireCount(skip);
+    requireCount(times);
+    long address = handle.enter();
+    try {
+      Native.faultFailOthers(address, operation.ordinal(), skip, times, pathFragment);
+    } finally {
+      handle.exit();
+    }
+  }
+
   /** Delays every PUT and GET by the given durations (zero for none). */
   public void latency(Duration put, Duration get) {
     if (put == null || get == null || put.isNegative() || get.isNegative()) {
@@ -138,37 +180,65 @@ public final class FaultInjector implements AutoCloseable {
     }
   }
 
-  /** Successful PUTs so far. */
-  public long putCount() {
-    return count(PUTS, null);
+  /**
+   * How many {@code operation}s the object store completed so far, for the object class {@code
+   * pathFragment} names ({@link #WAL}, {@link #MANIFEST}, {@link #COMPACTED}) or for all objects
+   * (null).
+   *
+   * @throws KvInvalidArgumentException for any other fragment; nothing is counted or changed
+   */
+  public long completed(Operation operation, String pathFragment) {
+    return count(operation, false, pathFragment);
   }
 
-  /** Successful PUTs so far whose path contains {@code pathFragment}. */
+  /**
+   * How many {@code operation} attempts were failed on purpose so far, for the object class {@code
+   * pathFragment} names or for all objects (null). A lost response counts as one.
+   *
+   * @throws KvInvalidArgumentException for a fragment other than the three class fragments
+   */
+  public long injected(Operation operation, String pathFragment) {
+    return count(operation, true, pathFragment);
+  }
+
+  /** Successful PUTs so far. */
+  public long putCount() {
+    return completed(Operation.PUT, null);
+  }
+
+  /**
+   * Successful PUTs so far of the object class {@code pathFragment} names (see {@link #completed}).
+   */
   public long putCount(String pathFragment) {
-    return count(PUTS, pathFragment);
+    return completed(Operation.PUT, pathFragment);
   }
 
   /** Successful GETs so far. */
   public long getCount() {
-    return count(GETS, null);
+    return completed(Operation.GET, null);
   }
 
-  /** Successful GETs so far whose path contains {@code pathFragment}. */
+  /**
+   * Successful GETs so far of the object class {@code pathFragment} names (see {@link #completed}).
+   */
   public long getCount(String pathFragment) {
-    return count(GETS, pathFragment);
+    return completed(Operation.GET, pathFragment);
   }
 
   /** PUT attempts failed on purpose so far. */
   public long injectedPutFailures() {
-    return count(INJECTED_PUT_FAILURES, null);
+    return injected(Operation.PUT, null);
   }
 
   /** GET attempts failed on purpose so far. */
   public long injectedGetFailures() {
-    return count(INJECTED_GET_FAILURES, null);
+    return injected(Operation.GET, null);
   }
 
-  /** Clears every rule, latency and counter, and releases held PUTs. */
+  /**
+   * Clears every rule, latency and count, and releases held PUTs. An operation already under way
+   * may still be counted after the reset.
+   */
   public void reset() {
     long address = handle.enter();
     try {
@@ -191,10 +261,13 @@ public final class FaultInjector implements AutoCloseable {
     }
   }
 
-  private long count(int which, String pathFragment) {
+  private long count(Operation operation, boolean injected, String pathFragment) {
+    if (operation == null) {
+      throw new KvInvalidArgumentException("operation must be given");
+    }
     long address = handle.enter();
     try {
-      return Native.faultCount(address, which, pathFragment);
+      return Native.faultCount(address, operation.ordinal(), injected, pathFragment);
     } finally {
       handle.exit();
     }

@@ -51,7 +51,9 @@ final class Native {
       boolean compactor,
       boolean garbageCollector,
       boolean tagExtractor,
-      long operationTimeoutMillis);
+      long operationTimeoutMillis,
+      long compactorPollMillis,
+      long l0SstBytes);
 
   static native void dbClose(long db);
 
@@ -143,8 +145,17 @@ final class Native {
 
   static native void faultReleasePuts(long injector);
 
-  /** {@code which}: 0 PUTs, 1 GETs (successful, filtered by fragment), 2/3 injected failures. */
-  static native long faultCount(long injector, int which, String pathFragment);
+  /**
+   * {@code operation}: a {@link FaultInjector.Operation} ordinal; {@code injected}: count injected
+   * failures rather than completed operations; the fragment is null or a class fragment.
+   */
+  static native long faultCount(
+      long injector, int operation, boolean injected, String pathFragment);
+
+  // Fault injection: failing LISTs and DELETEs.
+  /** {@code operation}: the {@link FaultInjector.Operation} ordinal of LIST or DELETE. */
+  static native void faultFailOthers(
+      long injector, int operation, long skip, long times, String pathFragment);
 
   static native void faultReset(long injector);
 

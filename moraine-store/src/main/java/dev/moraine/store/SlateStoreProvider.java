@@ -51,7 +51,9 @@ public final class SlateStoreProvider implements KvStoreProvider {
                 settings.compactor(),
                 settings.garbageCollector(),
                 settings.tagSegmentExtractor(),
-                StoreSettings.millisOrNone(settings.operationTimeout()));
+                StoreSettings.millisOrNone(settings.operationTimeout()),
+                StoreSettings.millisOrNone(settings.compactorPollInterval()),
+                settings.l0SstBytesOrNone());
         return new SlateKvStore(db, settings.operationTimeout());
       } finally {
         ObjectStoreHandles.free(walStore);

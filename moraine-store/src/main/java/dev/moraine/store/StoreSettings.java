@@ -37,6 +37,11 @@ import java.time.Duration;
  *     runs through all of {@code objectStoreMaxRetries} (about seven seconds of backoff by default)
  *     on each of the few requests a checkpoint or a close makes, so only a store that is stuck
  *     reaches it, and short enough that a stuck store is reported within a minute.
+ * @param compactorPollInterval how often the compactor looks for work; null for SlateDB's 5 s.
+ *     Shorter makes compaction follow new level-0 tables sooner (tests use it to make compaction
+ *     happen within a short run).
+ * @param l0SstBytes the size at which the memtable is frozen and written as a level-0 SST; null for
+ *     SlateDB's 64 MiB. Smaller gives more, smaller level-0 tables, and so more compaction.
  */
 public record StoreSettings(
     Duration flushInterval,
@@ -46,7 +51,9 @@ public record StoreSettings(
     boolean compactor,
     boolean garbageCollector,
     boolean tagSegmentExtractor,
-    Duration operationTimeout) {
+    Duration operationTimeout,
+    Duration compactorPollInterval,
+    Long l0SstBytes) {
 
   private static final Duration ONE_MILLISECOND = Duration.ofMillis(1);
 
@@ -59,7 +66,9 @@ public record StoreSettings(
           true,
           true,
           true,
-          Duration.ofSeconds(60));
+          Duration.ofSeconds(60),
+          null,
+          null);
 
   /** Checks the values. */
   public StoreSettings {
@@ -75,6 +84,12 @@ public record StoreSettings(
     }
     // Every blocking call needs a bound: there is no "no timeout".
     requireAtLeastOneMillisecond(operationTimeout, "operation timeout");
+    if (compactorPollInterval != null) {
+      requireAtLeastOneMillisecond(compactorPollInterval, "compactor poll interval");
+    }
+    if (l0SstBytes != null && l0SstBytes < 1) {
+      throw new KvInvalidArgumentException("level-0 SST size must be positive");
+    }
   }
 
   /** The defaults described above. */
@@ -95,7 +110,9 @@ public record StoreSettings(
         compactor,
         garbageCollector,
         tagSegmentExtractor,
-        operationTimeout);
+        operationTimeout,
+        compactorPollInterval,
+        l0SstBytes);
   }
 
   /** With the flush timer off: the WAL flushes only when asked, when full, or on close. */
@@ -108,7 +125,9 @@ public record StoreSettings(
         compactor,
         garbageCollector,
         tagSegmentExtractor,
-        operationTimeout);
+        operationTimeout,
+        compactorPollInterval,
+        l0SstBytes);
   }
 
   /** With the writer's manifest poll interval. */
@@ -121,7 +140,9 @@ public record StoreSettings(
         compactor,
         garbageCollector,
         tagSegmentExtractor,
-        operationTimeout);
+        operationTimeout,
+        compactorPollInterval,
+        l0SstBytes);
   }
 
   /** With the latest-following reader's poll interval. */
@@ -134,7 +155,9 @@ public record StoreSettings(
         compactor,
         garbageCollector,
         tagSegmentExtractor,
-        operationTimeout);
+        operationTimeout,
+        compactorPollInterval,
+        l0SstBytes);
   }
 
   /** With at most {@code retries} retries per object-store request; null for unbounded. */
@@ -147,7 +170,9 @@ public record StoreSettings(
         compactor,
         garbageCollector,
         tagSegmentExtractor,
-        operationTimeout);
+        operationTimeout,
+        compactorPollInterval,
+        l0SstBytes);
   }
 
   /** With the compactor on or off. */
@@ -160,7 +185,9 @@ public record StoreSettings(
         on,
         garbageCollector,
         tagSegmentExtractor,
-        operationTimeout);
+        operationTimeout,
+        compactorPollInterval,
+        l0SstBytes);
   }
 
   /** With the garbage collector on or off. */
@@ -173,7 +200,9 @@ public record StoreSettings(
         compactor,
         on,
         tagSegmentExtractor,
-        operationTimeout);
+        operationTimeout,
+        compactorPollInterval,
+        l0SstBytes);
   }
 
   /** With the {@code moraine-tag-v1} segment extractor on or off. */
@@ -186,7 +215,9 @@ public record StoreSettings(
         compactor,
         garbageCollector,
         on,
-        operationTimeout);
+        operationTimeout,
+        compactorPollInterval,
+        l0SstBytes);
   }
 
   /** With the bound of blocking writer calls (at least 1 ms). */
@@ -199,7 +230,43 @@ public record StoreSettings(
         compactor,
         garbageCollector,
         tagSegmentExtractor,
-        timeout);
+        timeout,
+        compactorPollInterval,
+        l0SstBytes);
+  }
+
+  /** With the compactor polling every {@code interval} (null for SlateDB's default). */
+  public StoreSettings withCompactorPollInterval(Duration interval) {
+    return new StoreSettings(
+        flushInterval,
+        manifestPollInterval,
+        readerPollInterval,
+        objectStoreMaxRetries,
+        compactor,
+        garbageCollector,
+        tagSegmentExtractor,
+        operationTimeout,
+        interval,
+        l0SstBytes);
+  }
+
+  /** With level-0 SSTs of about {@code bytes} (null for SlateDB's default). */
+  public StoreSettings withL0SstBytes(Long bytes) {
+    return new StoreSettings(
+        flushInterval,
+        manifestPollInterval,
+        readerPollInterval,
+        objectStoreMaxRetries,
+        compactor,
+        garbageCollector,
+        tagSegmentExtractor,
+        operationTimeout,
+        compactorPollInterval,
+        bytes);
+  }
+
+  long l0SstBytesOrNone() {
+    return l0SstBytes == null ? -1 : l0SstBytes;
   }
 
   /** Milliseconds for native code; -1 for none. */

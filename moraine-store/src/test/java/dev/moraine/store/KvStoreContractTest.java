@@ -43,9 +43,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
@@ -139,26 +141,50 @@ public abstract class KvStoreContractTest {
     provider = new SlateStoreProvider(config());
   }
 
+  /**
+   * Closes every tracked handle (newest first), the injectors and the object store, and then fails
+   * the test if any of them failed to close: a handle a test leaves in a failed state must be
+   * closed by the test itself, with the outcome it expects. Every release runs even when an earlier
+   * one failed.
+   */
   @AfterEach
-  void closeEverything() throws Exception {
+  void closeEverything() {
     List<AutoCloseable> handles;
     synchronized (opened) {
       handles = new ArrayList<>(opened);
       opened.clear();
     }
     Collections.reverse(handles);
+    List<Throwable> failures = new ArrayList<>();
     for (AutoCloseable handle : handles) {
-      try {
-        handle.close();
-      } catch (KvException ignored) {
-        // A fenced or failed store may refuse a clean close; the handle is released anyway.
-      }
+      release(failures, handle::close, "closing " + handle);
     }
     for (FaultInjector injector : injectors) {
-      injector.close();
+      release(failures, injector::close, "closing a fault injector");
     }
     injectors.clear();
-    releaseObjectStore(objectStore);
+    ObjectStoreSpec spec = objectStore;
+    release(failures, () -> releaseObjectStore(spec), "releasing the object store");
+    if (!failures.isEmpty()) {
+      AssertionError error = new AssertionError("teardown failed: " + failures.get(0).getMessage());
+      failures.forEach(error::addSuppressed);
+      throw error;
+    }
+  }
+
+  /** Runs one release step; a failure is recorded, described, and does not stop the others. */
+  private static void release(List<Throwable> failures, Releaser step, String what) {
+    try {
+      step.run();
+    } catch (Exception | AssertionError e) {
+      failures.add(new AssertionError(what + " failed: " + e, e));
+    }
+  }
+
+  /** One step of teardown. */
+  @FunctionalInterface
+  private interface Releaser {
+    void run() throws Exception;
   }
 
   // ------------------------------------------------------------------ helpers
@@ -284,50 +310,93 @@ public abstract class KvStoreContractTest {
     assertArrayEquals(value, store.get(key));
   }
 
+  /**
+   * Readers running while a writer applies a sequence of batches (each sets {@code a}, {@code m}
+   * and {@code z} to {@code v<i>}) see only whole batches. The writer keeps going until readers
+   * have observed several distinct batches while it was still writing, so the test proves that
+   * reads and writes overlapped rather than hoping they did.
+   */
   @Test
   void batchesAreAtomicToConcurrentReaders() throws Exception {
     KvStore store = openWriter();
     byte[][] keys = {b("a"), b("m"), b("z")};
     AtomicBoolean done = new AtomicBoolean();
-    AtomicInteger torn = new AtomicInteger();
+    List<String> torn = Collections.synchronizedList(new ArrayList<>());
+    // Batches readers saw while the writer was still writing: each is a state the writer
+    // went on to overwrite, an intermediate state of its sequence.
+    Set<String> seenMidway = ConcurrentHashMap.newKeySet();
+    AtomicInteger midwayReads = new AtomicInteger();
+    CountDownLatch readerRunning = new CountDownLatch(1);
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       Future<?> reader =
           pool.submit(
               () -> {
                 while (!done.get()) {
+                  readerRunning.countDown();
+                  String state;
                   try (KvSnapshot snapshot = store.snapshot()) {
-                    String first = s(snapshot.get(keys[0]));
+                    List<String> values = new ArrayList<>();
                     for (byte[] key : keys) {
-                      if (!java.util.Objects.equals(first, s(snapshot.get(key)))) {
-                        torn.incrementAndGet();
-                      }
+                      values.add(s(snapshot.get(key)));
                     }
+                    state = wholeBatch(values, torn, "snapshot gets");
                   }
+                  noteMidway(state, done, seenMidway, midwayReads);
                   try (KvIterator it = store.scan(KeyRange.all())) {
                     List<String> values = new ArrayList<>();
                     it.forEachRemaining(kv -> values.add(s(kv.value())));
-                    if (!values.isEmpty()
-                        && (values.size() != 3 || values.stream().distinct().count() != 1)) {
-                      torn.incrementAndGet();
-                    }
+                    state = values.isEmpty() ? null : wholeBatch(values, torn, "scan");
                   }
+                  noteMidway(state, done, seenMidway, midwayReads);
                 }
               });
-      for (int i = 0; i < 500; i++) {
+      assertTrue(readerRunning.await(30, TimeUnit.SECONDS), "the reader started");
+      int written = 0;
+      while (written < 200_000 && (written < 500 || seenMidway.size() < 20)) {
         WriteBatch batch = new WriteBatch();
         for (byte[] key : keys) {
-          batch.put(key, b("v" + i));
+          batch.put(key, b("v" + written));
         }
         store.write(batch);
+        written++;
       }
       done.set(true);
       reader.get(30, TimeUnit.SECONDS);
+      int batches = written;
+      assertTrue(
+          seenMidway.size() >= 20,
+          () -> "readers saw only " + seenMidway + " while " + batches + " batches were written");
     } finally {
       done.set(true);
       pool.shutdownNow();
     }
-    assertEquals(0, torn.get(), "a reader saw part of a batch");
+    assertEquals(List.of(), torn, "a reader saw part of a batch");
+    assertTrue(midwayReads.get() >= seenMidway.size());
+  }
+
+  /**
+   * The batch {@code values} (read from a, m and z) show, or null for the state before the first
+   * batch; records a torn read (values from different batches, or some missing) in {@code torn}.
+   */
+  private static String wholeBatch(List<String> values, List<String> torn, String how) {
+    if (values.size() == 3 && values.stream().distinct().count() == 1) {
+      return values.get(0);
+    }
+    if (values.stream().allMatch(java.util.Objects::isNull)) {
+      return null;
+    }
+    torn.add(how + " " + values);
+    return null;
+  }
+
+  /** Counts a read of a whole batch that finished while the writer was still writing. */
+  private static void noteMidway(
+      String state, AtomicBoolean done, Set<String> seenMidway, AtomicInteger midwayReads) {
+    if (state != null && !done.get()) {
+      seenMidway.add(state);
+      midwayReads.incrementAndGet();
+    }
   }
 
   @Test
@@ -434,15 +503,102 @@ public abstract class KvStoreContractTest {
     assertEquals(count, desc.size());
   }
 
+  /**
+   * A scan shows the state it opened on, through every native run it fetches: writes made after it
+   * opened (new keys before and after its position, an overwrite and a delete ahead of it) are not
+   * seen, although a new scan shows them. 600 entries span three native runs, so later runs are
+   * fetched after the writes.
+   */
   @Test
   void scanSeesOnlyWritesBeforeItOpened() {
-    KvStore store = storeWithLetters();
-    try (KvIterator it = store.scan(KeyRange.all())) {
-      put(store, "aa", "late");
-      List<String> seen = new ArrayList<>();
-      it.forEachRemaining(kv -> seen.add(s(kv.key())));
-      assertFalse(seen.contains("aa"));
+    KvStore store = openWriter();
+    WriteBatch initial = new WriteBatch();
+    for (int i = 0; i < 600; i++) {
+      initial.put(b(String.format("k%04d", i * 2)), b("v" + i));
     }
+    store.write(initial);
+    List<String> before = lines(readAll(store));
+    assertEquals(600, before.size());
+    List<KeyValue> seen = new ArrayList<>();
+    try (KvIterator it = store.scan(KeyRange.all())) {
+      for (int i = 0; i < 300; i++) {
+        seen.add(it.next());
+      }
+      store.write(
+          new WriteBatch()
+              .put(b("k0001"), b("late, behind the scan"))
+              .put(b("k1001"), b("late, ahead of the scan"))
+              .put(b("k1100"), b("overwritten"))
+              .delete(b("k1102")));
+      it.forEachRemaining(seen::add);
+    }
+    assertEquals(before, lines(seen), "the scan shows exactly the state it opened on");
+    // The later writes did happen: a new scan shows them.
+    List<String> after = lines(readAll(store));
+    assertEquals(601, after.size());
+    assertTrue(after.contains("k0001=late, behind the scan"), "new key behind the scan");
+    assertTrue(after.contains("k1001=late, ahead of the scan"), "new key ahead of the scan");
+    assertTrue(after.contains("k1100=overwritten"), "overwrite");
+    assertFalse(after.stream().anyMatch(line -> line.startsWith("k1102=")), "delete");
+  }
+
+  /** {@code key=value} lines of {@code entries}, in order. */
+  static List<String> lines(List<KeyValue> entries) {
+    return entries.stream().map(kv -> s(kv.key()) + "=" + s(kv.value())).toList();
+  }
+
+  /**
+   * Descending scans stay right when the data lies in several SSTs holding overlapping versions and
+   * tombstones (layers of batches with reopens in between, values of a few KiB so that SSTs have
+   * many blocks). SlateDB 0.16.0's own descending iteration gets this wrong (older versions and
+   * deleted keys reappear); the binding scans ascending and reverses instead.
+   */
+  @Test
+  void descendingScansAreRightAcrossSeveralSsts() {
+    // Seed 0's layers are known to show the defect of SlateDB's own descending iteration.
+    descendingScanOfLayers(0);
+  }
+
+  /** Layers of overlapping batches (puts or deletes of runs of keys), some with a reopen after. */
+  private void descendingScanOfLayers(long seed) {
+    java.util.TreeMap<String, Integer> model = new java.util.TreeMap<>();
+    java.util.Random random = new java.util.Random(seed);
+    KvStore store = openWriter();
+    for (int layer = 0; layer < 12; layer++) {
+      WriteBatch batch = new WriteBatch();
+      int start = random.nextInt(700);
+      int count = 50 + random.nextInt(500);
+      boolean delete = random.nextInt(3) == 0;
+      for (int i = start; i < Math.min(800, start + count); i++) {
+        String key = String.format("w%04d", i);
+        if (delete) {
+          batch.delete(b(key));
+          model.remove(key);
+        } else {
+          int size = random.nextInt(5000);
+          batch.put(b(key), new byte[size]);
+          model.put(key, size);
+        }
+      }
+      store.write(batch);
+      if (random.nextBoolean()) {
+        store.close();
+        store = openWriter();
+      }
+    }
+    List<String> expected = new ArrayList<>();
+    model.descendingMap().forEach((key, size) -> expected.add(key + "=" + size));
+    List<String> descending = new ArrayList<>();
+    try (KvIterator it = store.scan(KeyRange.all(), ScanOrder.DESCENDING)) {
+      it.forEachRemaining(kv -> descending.add(s(kv.key()) + "=" + kv.value().length));
+    }
+    assertEquals(expected, descending, "descending, layers of seed " + seed);
+    List<String> ascending = new ArrayList<>();
+    try (KvIterator it = store.scan(KeyRange.all())) {
+      it.forEachRemaining(kv -> ascending.add(s(kv.key()) + "=" + kv.value().length));
+    }
+    Collections.reverse(expected);
+    assertEquals(expected, ascending, "ascending, layers of seed " + seed);
   }
 
   // ------------------------------------------------------------------ snapshots and transactions
@@ -2061,6 +2217,126 @@ public abstract class KvStoreContractTest {
       try (KvStore store = new SlateStoreProvider(split).openWriter()) {
         assertEquals("v", s(store.get(b("k"))));
       }
+    } finally {
+      ObjectStoreSpec.dropInMemory(walName);
+    }
+  }
+
+  // ------------------------------------------------------------------ fault injector: counts,
+  // LIST rules and faults in a separate WAL store
+
+  @Test
+  void writesFlushedTogetherCostOneWalPut() {
+    FaultInjector injector = injector();
+    StoreSettings quiet = settings().withCompactor(false).withGarbageCollector(false);
+    KvStore store = track(faultyProvider(injector, quiet).openWriter());
+    int writes = 50;
+    long before = injector.putCount(FaultInjector.WAL);
+    List<WriteReceipt> receipts = new ArrayList<>();
+    for (int i = 0; i < writes; i++) {
+      receipts.add(put(store, "together" + i, "v" + i));
+    }
+    assertEquals(
+        before, injector.putCount(FaultInjector.WAL), "with the timer off, no write is flushed");
+    store.flushWal();
+    for (WriteReceipt receipt : receipts) {
+      assertTrue(store.awaitDurable(receipt, Duration.ofSeconds(10)));
+    }
+    assertEquals(
+        1, injector.putCount(FaultInjector.WAL) - before, "one flush of N writes is one WAL PUT");
+
+    long afterTogether = injector.putCount(FaultInjector.WAL);
+    for (int i = 0; i < writes; i++) {
+      WriteReceipt receipt = put(store, "apart" + i, "v" + i);
+      store.flushWal();
+      assertTrue(store.awaitDurable(receipt, Duration.ofSeconds(10)));
+    }
+    assertEquals(
+        writes,
+        injector.putCount(FaultInjector.WAL) - afterTogether,
+        "N writes flushed one by one are N WAL PUTs");
+    assertEquals(0, injector.injectedPutFailures());
+  }
+
+  @Test
+  void countsAreKeptPerObjectClass() {
+    FaultInjector injector = injector();
+    StoreSettings quiet = settings().withCompactor(false).withGarbageCollector(false);
+    KvStore store = track(faultyProvider(injector, quiet).openWriter());
+    putDurably(store, "k", "v");
+    long wal = injector.putCount(FaultInjector.WAL);
+    long manifest = injector.putCount(FaultInjector.MANIFEST);
+    long compacted = injector.putCount(FaultInjector.COMPACTED);
+    assertTrue(wal >= 1, "the flush wrote a WAL object");
+    assertTrue(manifest >= 1, "opening the writer wrote a manifest");
+    assertTrue(
+        injector.putCount() >= wal + manifest + compacted,
+        () -> "all PUTs " + injector.putCount() + " cover every class");
+    assertTrue(
+        injector.completed(FaultInjector.Operation.LIST, FaultInjector.MANIFEST) >= 1,
+        "opening the writer listed the manifests");
+    assertThrows(KvInvalidArgumentException.class, () -> injector.putCount("/wal"));
+    assertThrows(KvInvalidArgumentException.class, () -> injector.completed(null, null));
+    injector.reset();
+    assertEquals(0, injector.putCount());
+    assertEquals(0, injector.completed(FaultInjector.Operation.LIST, null));
+  }
+
+  @Test
+  void failedListsSurfaceAsUnavailable() {
+    try (KvStore store = provider().openWriter()) {
+      putDurably(store, "k", "v");
+    }
+    FaultInjector injector = injector();
+    injector.failLists(0, 1_000, FaultInjector.MANIFEST);
+    SlateStoreProvider faulty = faultyProvider(injector, settings());
+    assertThrows(KvUnavailableException.class, faulty::openWriter);
+    assertTrue(
+        injector.injected(FaultInjector.Operation.LIST, FaultInjector.MANIFEST)
+            > settings().objectStoreMaxRetries(),
+        "every retry of the listing was failed");
+    assertEquals(0, injector.injected(FaultInjector.Operation.LIST, FaultInjector.WAL));
+    injector.reset();
+    try (KvStore store = faulty.openWriter()) {
+      assertEquals("v", s(store.get(b("k"))));
+    }
+    assertTrue(injector.completed(FaultInjector.Operation.LIST, FaultInjector.MANIFEST) >= 1);
+  }
+
+  @Test
+  void aFaultInTheSeparateWalStoreFailsTheFlushOnly() {
+    String walName = "wal-" + UUID.randomUUID();
+    FaultInjector mainInjector = injector();
+    FaultInjector walInjector = injector();
+    StoreSettings quiet = settings().withCompactor(false).withGarbageCollector(false);
+    StoreConfig split =
+        StoreConfig.of(ObjectStoreSpec.faulty(objectStore(), mainInjector), storePath())
+            .withSettings(quiet)
+            .withWalObjectStore(
+                ObjectStoreSpec.faulty(ObjectStoreSpec.inMemory(walName), walInjector));
+    try {
+      KvStore store = track(new SlateStoreProvider(split).openWriter());
+      putDurably(store, "before", "1");
+      assertTrue(walInjector.putCount(FaultInjector.WAL) >= 1, "the WAL went to the WAL store");
+      assertEquals(0, mainInjector.putCount(FaultInjector.WAL), "no WAL object in the main store");
+
+      walInjector.failNextPuts(1_000, FaultInjector.WAL);
+      put(store, "doomed", "x");
+      assertThrows(KvUnavailableException.class, store::flushWal);
+      assertTrue(walInjector.injectedPutFailures() > quiet.objectStoreMaxRetries());
+      assertEquals(0, mainInjector.injectedPutFailures(), "the main store saw no fault");
+      store.close();
+
+      // The main store is intact: with the WAL store healthy again, the durable write is there
+      // and the failed one is not.
+      walInjector.reset();
+      try (KvStore reopened = new SlateStoreProvider(split).openWriter()) {
+        assertEquals("1", s(reopened.get(b("before"))));
+        assertNull(reopened.get(b("doomed")));
+        putDurably(reopened, "after", "2");
+        assertEquals("2", s(reopened.get(b("after"))));
+      }
+      assertEquals(0, mainInjector.injectedPutFailures() + mainInjector.injectedGetFailures());
     } finally {
       ObjectStoreSpec.dropInMemory(walName);
     }

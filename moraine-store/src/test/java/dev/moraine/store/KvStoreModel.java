@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.zip.CRC32;
 
 /**
  * The reference a {@link KvStoreModelTest} compares the real store with: two ordered maps in
@@ -75,6 +76,12 @@ final class KvStoreModel {
   void makeDurable() {
     durable = emptyMap();
     durable.putAll(applied);
+  }
+
+  /** {@code state}, an earlier applied state, is now durable. */
+  void makeDurable(NavigableMap<byte[], byte[]> state) {
+    durable = emptyMap();
+    durable.putAll(state);
   }
 
   /** {@code base} with {@code mutations} applied in order, as a new map. */
@@ -152,11 +159,31 @@ final class KvStoreModel {
     return HexFormat.of().formatHex(bytes);
   }
 
-  /** A value in hex, or {@code null}/{@code ''} so that missing and empty values differ. */
+  /** Values longer than this are shown abbreviated. */
+  private static final int SHOWN_BYTES = 24;
+
+  /**
+   * A value in hex, or {@code null}/{@code ''} so that missing and empty values differ. A long
+   * value shows its first bytes, its length and a CRC-32 of all of it, so that descriptions of
+   * large writes stay short and two different values still read differently.
+   */
   static String hexValue(byte[] value) {
     if (value == null) {
       return "null";
     }
-    return value.length == 0 ? "''" : hex(value);
+    if (value.length == 0) {
+      return "''";
+    }
+    if (value.length <= SHOWN_BYTES) {
+      return hex(value);
+    }
+    CRC32 crc = new CRC32();
+    crc.update(value);
+    return hex(Arrays.copyOf(value, SHOWN_BYTES / 2))
+        + "..("
+        + value.length
+        + " bytes, crc32 "
+        + Long.toHexString(crc.getValue())
+        + ")";
   }
 }

@@ -2,9 +2,8 @@ package dev.moraine.store;
 
 import static dev.moraine.store.KvStoreModel.hex;
 import static dev.moraine.store.KvStoreModel.hexValue;
-import static dev.moraine.store.KvStoreModel.lines;
+import static dev.moraine.store.KvStoreModel.line;
 import static dev.moraine.store.KvStoreModel.view;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,8 +11,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.moraine.core.kv.CheckpointId;
 import dev.moraine.core.kv.KeyRange;
+import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvClosedException;
 import dev.moraine.core.kv.KvException;
+import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvReadView;
 import dev.moraine.core.kv.KvReader;
 import dev.moraine.core.kv.KvSnapshot;
@@ -25,12 +26,16 @@ import dev.moraine.core.kv.ScanOrder;
 import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.core.kv.WriteReceipt;
 import dev.moraine.store.KvStoreModel.Mutation;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -68,17 +73,28 @@ import net.jqwik.api.statistics.Statistics;
  *       loses exactly when a write committed since it began touched one of its keys;
  *   <li>a snapshot keeps the state it was taken at, whatever is written later;
  *   <li>with the flush timer off, {@link KvStore#flushWal()} makes the applied state durable, and
- *       nothing else does except a clean close, which flushes everything applied: a reopened writer
- *       sees the whole applied state;
+ *       so does a clean close, which flushes everything applied: a reopened writer sees the whole
+ *       applied state. Otherwise a write becomes durable only when the memtable fills (it is then
+ *       frozen and the WAL flushed); the model learns which of its applied states that made durable
+ *       from {@link KvStore#durableSeqnum()};
  *   <li>a checkpoint covers exactly the durable state, and a reader pinned at it keeps seeing that
  *       state after later writes, flushes and reopens; a newly opened latest-following reader sees
  *       exactly the durable state.
  * </ul>
  *
- * <p>Keys are 1 to 3 bytes over {@code 00 7f 80 ff}, so that prefixes, the signed/unsigned boundary
- * and the all-0xFF prefix (no successor) all come up; values are 0 to 20 bytes.
+ * <p>Keys are mostly 1 to 3 bytes over {@code 00 7f 80 ff}, so that prefixes, the signed/unsigned
+ * boundary and the all-0xFF prefix (no successor) all come up, and otherwise one of {@value
+ * #WIDE_KEYS} "wide" keys {@code 42 hh ll}. Values are mostly 0 to 20 bytes, sometimes up to 4 KiB
+ * and now and then 256 KiB to 1.25 MiB. Bulk loads write hundreds of consecutive wide keys with
+ * values up to 5 KiB in one batch (and bulk deletes remove runs of them), so scans span several
+ * native scan runs, both by entry count (256) and by bytes (1 MiB), in both orders, through
+ * snapshots, transactions and readers too. The writer is reopened often, and it runs with small
+ * level-0 SSTs and a compactor that polls every few milliseconds, so compaction happens during the
+ * sequences. After the property, a check asserts that the run did cover these cases.
  *
- * <p>The seed is fixed so that every run checks the same sequences. To explore new ones:
+ * <p>The seed is fixed locally, so every local run checks the same sequences; in CI (environment
+ * {@code CI=true}) every run draws a fresh one. The seed is printed when the property starts, and a
+ * failure's message names it. To replay or explore:
  *
  * <pre>
  * mvn -B -pl moraine-store test -Dtest=KvStoreModelTest -Dmoraine.property.seed=random
@@ -87,15 +103,29 @@ import net.jqwik.api.statistics.Statistics;
  * </pre>
  *
  * ({@code seed} and {@code tries}: see {@link SeedAndTriesFromSystemProperties}; {@code actions} is
- * the longest sequence, default 40: longer ones reopen the writer more often, so SlateDB's
- * compactor gets level-0 tables to merge). A failure prints the shrunk action sequence, each action
- * with the exact keys and values it used. After a failure jqwik runs the failing seed again first
- * on the next run (it prints "Using previous seed instead"), whatever the seed settings, until the
- * property passes.
+ * the longest sequence, default 40). A failure prints the shrunk action sequence, each action with
+ * the keys and values it used (long values abbreviated with their length and CRC-32; the seed
+ * replays them exactly). After a failure jqwik runs the failing seed again first on the next run
+ * (it prints "Using previous seed instead"), whatever the seed settings, until the property passes.
  */
 class KvStoreModelTest {
 
   private static final byte[] KEY_BYTES = {0x00, 0x7F, (byte) 0x80, (byte) 0xFF};
+
+  /** The first byte of wide keys: between the small keys' 00 and 7f prefixes. */
+  private static final byte WIDE = 0x42;
+
+  /** How many wide keys there are: enough for runs of several hundred consecutive ones. */
+  static final int WIDE_KEYS = 800;
+
+  /** A native scan run ends at this many entries... */
+  static final int RUN_ENTRIES = 256;
+
+  /** ...or at about this many bytes. */
+  static final int RUN_BYTES = 1 << 20;
+
+  /** Properties with at least this many tries must show they covered long scans and compaction. */
+  private static final int TRIES_FOR_COVERAGE = 50;
 
   /** System property: the most actions in one sequence (default 40). */
   static final String ACTIONS = "moraine.property.actions";
@@ -124,13 +154,64 @@ class KvStoreModelTest {
     return colon < 0 ? description : description.substring(0, colon);
   }
 
+  /** What the tries of this property exercised, summed as their stores close. */
+  private final Coverage coverage = new Coverage();
+
   @AfterTry
-  @AfterProperty
   void releaseStores() {
     for (ModelledStore store : stores) {
       store.close();
+      coverage.add(store);
     }
     stores.clear();
+  }
+
+  /**
+   * Releases what is left and checks that a full run reached what the generators aim at: scans
+   * across several native runs by entries and by bytes, reopens, and compaction. A short run (a
+   * replay with few tries) is not held to it.
+   */
+  @AfterProperty
+  void releaseStoresAndCheckCoverage() {
+    releaseStores();
+    System.out.println("KvStoreModelTest covered " + coverage);
+    if (coverage.tries >= TRIES_FOR_COVERAGE) {
+      assertTrue(coverage.scansOverEntries > 0, () -> "no scan crossed 256 entries: " + coverage);
+      assertTrue(coverage.scansOverBytes > 0, () -> "no scan crossed 1 MiB: " + coverage);
+      assertTrue(coverage.reopens > 0, () -> "no reopen: " + coverage);
+      assertTrue(coverage.compactedSsts > 0, () -> "no compaction: " + coverage);
+    }
+  }
+
+  /** Counts of what tries exercised. */
+  static final class Coverage {
+    int tries;
+    long scansOverEntries;
+    long scansOverBytes;
+    long reopens;
+    long compactedSsts;
+
+    void add(ModelledStore store) {
+      tries++;
+      scansOverEntries += store.scansOverEntries;
+      scansOverBytes += store.scansOverBytes;
+      reopens += store.reopens;
+      compactedSsts += store.compactedSsts();
+    }
+
+    @Override
+    public String toString() {
+      return tries
+          + " tries: "
+          + scansOverEntries
+          + " scans over 256 entries, "
+          + scansOverBytes
+          + " over 1 MiB, "
+          + reopens
+          + " reopens, "
+          + compactedSsts
+          + " compacted SSTs written";
+    }
   }
 
   @Provide
@@ -143,7 +224,9 @@ class KvStoreModelTest {
         .withAction(3, new ScanAction())
         .withAction(2, new SnapshotAction())
         .withAction(3, new FlushWalAction())
-        .withAction(1, new ReopenAction())
+        .withAction(3, new ReopenAction())
+        .withAction(1, new BulkLoadAction())
+        .withAction(1, new BulkDeleteAction())
         .withAction(2, new CheckpointAction())
         .withAction(1, new LatestReaderAction())
         .withAction(2, new BeginOpenTransactionAction())
@@ -162,6 +245,12 @@ class KvStoreModelTest {
   // ------------------------------------------------------------------ generators
 
   static Arbitrary<byte[]> keys() {
+    return Arbitraries.frequencyOf(
+        Tuple.of(4, smallKeys()),
+        Tuple.of(1, Arbitraries.integers().between(0, WIDE_KEYS - 1).map(KvStoreModelTest::wide)));
+  }
+
+  static Arbitrary<byte[]> smallKeys() {
     Arbitrary<Integer> length =
         Arbitraries.frequency(Tuple.of(3, 1), Tuple.of(3, 2), Tuple.of(2, 3));
     return length.flatMap(
@@ -180,8 +269,28 @@ class KvStoreModelTest {
                     }));
   }
 
+  /** The wide key number {@code index}: {@code 42} and the index in two bytes, big-endian. */
+  static byte[] wide(int index) {
+    return new byte[] {WIDE, (byte) (index >>> 8), (byte) index};
+  }
+
   static Arbitrary<byte[]> values() {
-    return Arbitraries.bytes().array(byte[].class).ofMaxSize(20);
+    return Arbitraries.frequencyOf(
+        Tuple.of(40, Arbitraries.bytes().array(byte[].class).ofMaxSize(20)),
+        Tuple.of(8, filledValues(21, 4 << 10)),
+        Tuple.of(1, filledValues(256 << 10, 1280 << 10)));
+  }
+
+  /** Values of {@code min} to {@code max} bytes, filled from a generated seed. */
+  static Arbitrary<byte[]> filledValues(int min, int max) {
+    return Combinators.combine(Arbitraries.integers().between(min, max), Arbitraries.longs())
+        .as((size, seed) -> filled(size, new SplittableRandom(seed)));
+  }
+
+  static byte[] filled(int size, SplittableRandom random) {
+    byte[] value = new byte[size];
+    random.nextBytes(value);
+    return value;
   }
 
   static Arbitrary<Mutation> mutations() {
@@ -210,7 +319,11 @@ class KvStoreModelTest {
                   }
                   return KeyRange.of(a, b);
                 });
-    Arbitrary<KeyRange> prefix = keys().filter(k -> k.length <= 2).map(KeyRange::prefix);
+    Arbitrary<KeyRange> prefix =
+        Arbitraries.frequencyOf(
+                Tuple.of(4, smallKeys().filter(k -> k.length <= 2)),
+                Tuple.of(1, Arbitraries.just(new byte[] {WIDE})))
+            .map(KeyRange::prefix);
     return Arbitraries.frequencyOf(
         Tuple.of(5, between), Tuple.of(3, prefix), Tuple.of(1, Arbitraries.just(KeyRange.all())));
   }
@@ -238,6 +351,50 @@ class KvStoreModelTest {
 
     /** The highest sequence number any write returned so far. */
     long lastSeqnum;
+
+    /** Counts the object store's operations (it injects nothing): compaction shows as PUTs. */
+    final FaultInjector counter = new FaultInjector();
+
+    /** Compacted SSTs written, read from {@link #counter} when the store closes. */
+    private long compactedSsts;
+
+    /** Scans checked that were longer than one native run, by entries and by bytes. */
+    long scansOverEntries;
+
+    long scansOverBytes;
+
+    /** Reopens of the writer. */
+    long reopens;
+
+    /**
+     * Applied states not known to be durable yet, oldest first, each with the sequence number of
+     * the write that produced it. With the flush timer off a write still becomes durable without a
+     * flush when the memtable fills (it is frozen and the WAL flushed before it is written out), so
+     * which of these states is durable is learnt from the writer's durable sequence number.
+     */
+    final Deque<Map.Entry<Long, NavigableMap<byte[], byte[]>>> notYetDurable = new ArrayDeque<>();
+
+    /** Everything applied is durable: after a WAL flush or a clean close. */
+    void allDurable() {
+      model.makeDurable();
+      notYetDurable.clear();
+    }
+
+    /**
+     * Moves the model's durable state up to the newest applied state the writer reports durable.
+     * Call it right before reading what must be durable, with no write in between.
+     */
+    void learnDurable() {
+      long durable = writer.durableSeqnum();
+      NavigableMap<byte[], byte[]> newest = null;
+      while (!notYetDurable.isEmpty() && notYetDurable.peekFirst().getKey() <= durable) {
+        newest = notYetDurable.removeFirst().getValue();
+      }
+      if (newest != null) {
+        Statistics.label("durable without a flush").collect("yes");
+        model.makeDurable(newest);
+      }
+    }
 
     /** Open snapshots, oldest first, each with the applied state it was taken at. */
     final Deque<Pinned<KvSnapshot>> snapshots = new ArrayDeque<>();
@@ -268,11 +425,25 @@ class KvStoreModelTest {
 
     ModelledStore(String name) {
       this.name = name;
-      StoreSettings settings = StoreSettings.defaults().withFlushTimerOff().withCompactor(true);
+      // Small level-0 SSTs and a compactor polling every few milliseconds: reopens and bulk loads
+      // produce level-0 tables, and compaction merges them while the sequence runs.
+      StoreSettings settings =
+          StoreSettings.defaults()
+              .withFlushTimerOff()
+              .withCompactor(true)
+              .withCompactorPollInterval(Duration.ofMillis(5))
+              .withL0SstBytes(256L << 10);
       this.provider =
           new SlateStoreProvider(
-              StoreConfig.of(ObjectStoreSpec.inMemory(name), "store").withSettings(settings));
+              StoreConfig.of(
+                      ObjectStoreSpec.faulty(ObjectStoreSpec.inMemory(name), counter), "store")
+                  .withSettings(settings));
       this.writer = provider.openWriter();
+    }
+
+    /** Compacted SSTs written while the store was open; known once it is closed. */
+    long compactedSsts() {
+      return compactedSsts;
     }
 
     /** Writes {@code mutations} as one batch and applies them to the model. */
@@ -293,6 +464,7 @@ class KvStoreModelTest {
     /** Records that {@code mutations} were applied (a write or a commit). */
     void applied(List<Mutation> mutations) {
       model.apply(mutations);
+      notYetDurable.addLast(Map.entry(lastSeqnum, KvStoreModel.frozenCopy(model.applied())));
       if (openTransaction != null) {
         openTransaction.writtenSince().putAll(KvStoreModel.keysOf(mutations));
       }
@@ -331,28 +503,67 @@ class KvStoreModelTest {
 
     static void checkGet(
         String what, KvReadView view, NavigableMap<byte[], byte[]> expected, byte[] key) {
-      assertEquals(
-          hexValue(expected.get(key)), hexValue(view.get(key)), () -> what + ": get " + hex(key));
+      byte[] want = expected.get(key);
+      byte[] got = view.get(key);
+      if (!Arrays.equals(want, got)) {
+        fail(
+            what + ": get " + hex(key) + ": expected " + hexValue(want) + ", got " + hexValue(got));
+      }
     }
 
     /** A scan of {@code range} in both orders through {@code view} matches the model's. */
-    static void checkScan(
+    void checkScan(
         String what, KvReadView view, NavigableMap<byte[], byte[]> expected, KeyRange range) {
       for (ScanOrder order : ScanOrder.values()) {
         checkScan(what, view, expected, range, order);
       }
     }
 
-    static void checkScan(
+    /**
+     * A scan of {@code range} in {@code order} through {@code view} returns exactly the model's
+     * entries, in order. Compared entry by entry (values can be large), described only on a
+     * mismatch; a scan long enough to span several native runs is counted for the coverage check.
+     */
+    void checkScan(
         String what,
         KvReadView view,
         NavigableMap<byte[], byte[]> expected,
         KeyRange range,
         ScanOrder order) {
-      assertEquals(
-          lines(view(expected, range, order)),
-          lines(view.scan(range, order)),
-          () -> what + ": scan " + describe(range, order));
+      Iterator<Map.Entry<byte[], byte[]>> want = view(expected, range, order).entrySet().iterator();
+      int entries = 0;
+      long bytes = 0;
+      try (KvIterator got = view.scan(range, order)) {
+        while (want.hasNext() || got.hasNext()) {
+          String where = what + ": scan " + describe(range, order) + ", entry " + entries;
+          if (!got.hasNext()) {
+            Map.Entry<byte[], byte[]> missing = want.next();
+            fail(
+                where + ": the scan ended; expected " + line(missing.getKey(), missing.getValue()));
+          }
+          KeyValue kv = got.next();
+          if (!want.hasNext()) {
+            fail(where + ": expected the end; got " + line(kv.key(), kv.value()));
+          }
+          Map.Entry<byte[], byte[]> e = want.next();
+          if (!Arrays.equals(e.getKey(), kv.key()) || !Arrays.equals(e.getValue(), kv.value())) {
+            fail(
+                where
+                    + ": expected "
+                    + line(e.getKey(), e.getValue())
+                    + ", got "
+                    + line(kv.key(), kv.value()));
+          }
+          entries++;
+          bytes += kv.key().length + kv.value().length;
+        }
+      }
+      if (entries > RUN_ENTRIES) {
+        scansOverEntries++;
+      }
+      if (bytes > RUN_BYTES) {
+        scansOverBytes++;
+      }
     }
 
     /** The invariant after every action: the writer and every open view match the model. */
@@ -377,7 +588,11 @@ class KvStoreModelTest {
     <V extends AutoCloseable> void keep(Deque<Pinned<V>> open, Pinned<V> pinned, int max) {
       open.addLast(pinned);
       while (open.size() > max) {
-        closeQuietly(open.removeFirst().view());
+        try {
+          open.removeFirst().view().close();
+        } catch (Exception e) {
+          throw new AssertionError("closing an evicted view failed", e);
+        }
       }
     }
 
@@ -398,26 +613,46 @@ class KvStoreModelTest {
           + " pinned readers";
     }
 
+    /**
+     * Closes every handle and forgets the in-memory store. Every step runs even when an earlier one
+     * fails; the first failure is then thrown (the others attached to it), so a handle that does
+     * not close cleanly fails the try.
+     */
     @Override
     public void close() {
+      List<Throwable> failures = new ArrayList<>();
       if (openTransaction != null) {
-        openTransaction.txn().close();
+        KvTransaction txn = openTransaction.txn();
         openTransaction = null;
+        attempt(failures, txn::close);
       }
-      snapshots.forEach(s -> closeQuietly(s.view()));
+      snapshots.forEach(s -> attempt(failures, s.view()::close));
       snapshots.clear();
-      readers.forEach(r -> closeQuietly(r.view()));
+      readers.forEach(r -> attempt(failures, r.view()::close));
       readers.clear();
-      closeQuietly(writer);
-      ObjectStoreSpec.dropInMemory(name);
+      attempt(failures, writer::close);
+      attempt(failures, () -> compactedSsts = counter.putCount(FaultInjector.COMPACTED));
+      attempt(failures, counter::close);
+      attempt(failures, () -> ObjectStoreSpec.dropInMemory(name));
+      if (!failures.isEmpty()) {
+        AssertionError error = new AssertionError("closing " + this + " failed", failures.get(0));
+        failures.stream().skip(1).forEach(error::addSuppressed);
+        throw error;
+      }
     }
 
-    private static void closeQuietly(AutoCloseable handle) {
+    private static void attempt(List<Throwable> failures, Step step) {
       try {
-        handle.close();
-      } catch (Exception ignored) {
-        // Releasing after a failed try; the failure itself is what gets reported.
+        step.run();
+      } catch (Exception | AssertionError e) {
+        failures.add(e);
       }
+    }
+
+    /** One step of closing. */
+    @FunctionalInterface
+    private interface Step {
+      void run() throws Exception;
     }
   }
 
@@ -437,6 +672,75 @@ class KvStoreModelTest {
                         ModelledStore.checkGets(
                             "after the write", s.writer, s.model.applied(), batch);
                       }));
+    }
+  }
+
+  /**
+   * A bulk load: one batch of 257 or more consecutive wide keys with values of up to 5 KiB (a few
+   * hundred KiB to a few MiB in all), so that scans over them span several native runs. Values come
+   * from a generated seed, so that the description stays short and the seed replays them. Then
+   * scans the wide keys in both orders.
+   */
+  static final class BulkLoadAction implements Action.Independent<ModelledStore> {
+    @Override
+    public Arbitrary<Transformer<ModelledStore>> transformer() {
+      return Combinators.combine(
+              Arbitraries.integers().between(0, WIDE_KEYS - RUN_ENTRIES - 1),
+              Arbitraries.integers().between(RUN_ENTRIES + 1, 600),
+              Arbitraries.integers().between(512, 5 << 10),
+              Arbitraries.longs())
+          .as(
+              (start, wanted, maxBytes, seed) -> {
+                int count = Math.min(wanted, WIDE_KEYS - start);
+                return Transformer.mutate(
+                    "bulk load: wide keys "
+                        + start
+                        + ".."
+                        + (start + count - 1)
+                        + ", values of 0.."
+                        + maxBytes
+                        + " bytes from seed "
+                        + seed,
+                    s -> {
+                      SplittableRandom random = new SplittableRandom(seed);
+                      List<Mutation> batch = new ArrayList<>(count);
+                      for (int i = start; i < start + count; i++) {
+                        batch.add(
+                            Mutation.put(wide(i), filled(random.nextInt(maxBytes + 1), random)));
+                      }
+                      s.write(batch);
+                      s.checkScan(
+                          "after the bulk load",
+                          s.writer,
+                          s.model.applied(),
+                          KeyRange.prefix(new byte[] {WIDE}));
+                    });
+              });
+    }
+  }
+
+  /** A bulk delete: one batch deleting a run of 50 to 400 consecutive wide keys. */
+  static final class BulkDeleteAction implements Action.Independent<ModelledStore> {
+    @Override
+    public Arbitrary<Transformer<ModelledStore>> transformer() {
+      return Combinators.combine(
+              Arbitraries.integers().between(0, WIDE_KEYS - 1),
+              Arbitraries.integers().between(50, 400))
+          .as(
+              (start, wanted) -> {
+                int count = Math.min(wanted, WIDE_KEYS - start);
+                return Transformer.mutate(
+                    "bulk delete: wide keys " + start + ".." + (start + count - 1),
+                    s -> {
+                      List<Mutation> batch = new ArrayList<>(count);
+                      for (int i = start; i < start + count; i++) {
+                        batch.add(Mutation.delete(wide(i)));
+                      }
+                      s.write(batch);
+                      ModelledStore.checkGets(
+                          "after the bulk delete", s.writer, s.model.applied(), batch);
+                    });
+              });
     }
   }
 
@@ -469,7 +773,7 @@ class KvStoreModelTest {
         ModelledStore.checkGet("transaction before its writes", txn, before, readKey);
         ModelledStore.buffer(txn, writes);
         ModelledStore.checkGets("transaction reading its own writes", txn, own, writes);
-        ModelledStore.checkScan("transaction scanning its own writes", txn, own, range, order);
+        s.checkScan("transaction scanning its own writes", txn, own, range, order);
         ModelledStore.checkGets("writer before the commit", s.writer, before, writes);
         s.acknowledge(txn.commit(), "commit " + describe(writes));
       }
@@ -652,7 +956,7 @@ class KvStoreModelTest {
               range ->
                   Transformer.mutate(
                       "scan: " + range,
-                      s -> ModelledStore.checkScan("writer", s.writer, s.model.applied(), range)));
+                      s -> s.checkScan("writer", s.writer, s.model.applied(), range)));
     }
   }
 
@@ -688,8 +992,8 @@ class KvStoreModelTest {
         ModelledStore.checkGets(label, snapshot, frozen, batch);
         ModelledStore.checkGets("writer", s.writer, s.model.applied(), batch);
       }
-      ModelledStore.checkScan(label, snapshot, frozen, range);
-      ModelledStore.checkScan(label, snapshot, frozen, KeyRange.all());
+      s.checkScan(label, snapshot, frozen, range);
+      s.checkScan(label, snapshot, frozen, KeyRange.all());
     }
   }
 
@@ -702,7 +1006,7 @@ class KvStoreModelTest {
       assertTrue(
           durable >= s.lastSeqnum,
           () -> "after flushWal the durable seqnum " + durable + " is below " + s.lastSeqnum);
-      s.model.makeDurable();
+      s.allDurable();
     }
 
     @Override
@@ -734,9 +1038,10 @@ class KvStoreModelTest {
         txn.close();
         s.openTransaction = null;
       }
-      s.model.makeDurable();
+      s.allDurable();
       s.writer = s.provider.openWriter();
-      ModelledStore.checkScan("reopened writer", s.writer, s.model.applied(), KeyRange.all());
+      s.reopens++;
+      s.checkScan("reopened writer", s.writer, s.model.applied(), KeyRange.all());
     }
 
     @Override
@@ -760,13 +1065,14 @@ class KvStoreModelTest {
     }
 
     private static void run(ModelledStore s, KeyRange range) {
+      s.learnDurable();
       NavigableMap<byte[], byte[]> durable = KvStoreModel.frozenCopy(s.model.durable());
       CheckpointId checkpoint = s.writer.createCheckpoint(null);
       KvReader reader = s.provider.openReader(ReaderMode.pinned(checkpoint));
       String label =
           "reader pinned at checkpoint " + checkpoint.id() + " (seqnum " + s.lastSeqnum + ")";
       s.keep(s.readers, new ModelledStore.Pinned<>(label, reader, durable), MAX_OPEN_READERS);
-      ModelledStore.checkScan(label, reader, durable, range);
+      s.checkScan(label, reader, durable, range);
     }
   }
 
@@ -781,11 +1087,11 @@ class KvStoreModelTest {
     }
 
     private static void run(ModelledStore s, KeyRange range) {
+      s.learnDurable();
       try (KvReader reader = s.provider.openReader(ReaderMode.followLatest())) {
         NavigableMap<byte[], byte[]> durable = s.model.durable();
-        ModelledStore.checkScan(
-            "new latest reader", reader, durable, KeyRange.all(), ScanOrder.ASCENDING);
-        ModelledStore.checkScan("new latest reader", reader, durable, range);
+        s.checkScan("new latest reader", reader, durable, KeyRange.all(), ScanOrder.ASCENDING);
+        s.checkScan("new latest reader", reader, durable, range);
       } catch (KvException e) {
         fail("opening a latest-following reader failed", e);
       }

@@ -61,4 +61,22 @@ class StoreSettingsTest {
         Duration.ofMillis(1),
         defaults.withOperationTimeout(Duration.ofMillis(1)).operationTimeout());
   }
+
+  @Test
+  void compactionTuningDefaultsToSlateDbsAndIsChecked() {
+    StoreSettings defaults = StoreSettings.defaults();
+    assertNull(defaults.compactorPollInterval());
+    assertNull(defaults.l0SstBytes());
+    assertEquals(-1, defaults.l0SstBytesOrNone());
+    StoreSettings tuned =
+        defaults.withCompactorPollInterval(Duration.ofMillis(5)).withL0SstBytes(4096L);
+    assertEquals(5, StoreSettings.millisOrNone(tuned.compactorPollInterval()));
+    assertEquals(4096, tuned.l0SstBytesOrNone());
+    assertEquals(defaults.flushInterval(), tuned.flushInterval(), "other settings are kept");
+    assertEquals(tuned, tuned.withFlushInterval(Duration.ofMillis(100)));
+    assertThrows(
+        KvInvalidArgumentException.class,
+        () -> defaults.withCompactorPollInterval(Duration.ofNanos(10)));
+    assertThrows(KvInvalidArgumentException.class, () -> defaults.withL0SstBytes(0L));
+  }
 }
