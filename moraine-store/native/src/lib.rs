@@ -23,6 +23,7 @@ mod fault;
 mod handle;
 mod reader;
 mod runtime;
+mod s3;
 mod stores;
 mod validate;
 mod views;
