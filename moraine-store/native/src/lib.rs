@@ -29,6 +29,7 @@ mod local;
 mod log_bridge;
 mod reader;
 mod runtime;
+mod s3;
 mod secrets;
 mod stores;
 mod validate;

@@ -4,26 +4,21 @@
 //! Java builds the spec bottom-up into a short-lived handle
 //! ([`StoreRef`]), hands it to an open call (which clones the `Arc`), then
 //! frees the handle. The database keeps its own clone for as long as it
-//! lives.
+//! lives. S3-compatible stores are built in [`crate::s3`].
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
 
 use jni::objects::{JClass, JString};
 use jni::sys::{jboolean, jlong, JNI_FALSE, JNI_TRUE};
 use jni::JNIEnv;
-use slatedb::object_store::aws::AmazonS3Builder;
 use slatedb::object_store::memory::InMemory;
-use slatedb::object_store::path::Path;
-use slatedb::object_store::prefix::PrefixStore;
-use slatedb::object_store::{BackoffConfig, ObjectStore, RetryConfig};
+use slatedb::object_store::ObjectStore;
 
 use crate::boundary::{guard, jni_failure, Failure, Outcome};
 use crate::fault::{FaultInjector, FaultyStore};
 use crate::handle::{borrow, free, into_handle};
 use crate::local::local_store;
-use crate::secrets;
 
 /// An object store ready to be given to SlateDB.
 pub(crate) struct StoreRef {
@@ -56,7 +51,7 @@ fn lock_registry() -> std::sync::MutexGuard<'static, HashMap<String, Arc<InMemor
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-fn java_string(env: &mut JNIEnv, value: &JString) -> Outcome<String> {
+pub(crate) fn java_string(env: &mut JNIEnv, value: &JString) -> Outcome<String> {
     if value.is_null() {
         return Err(Failure::Invalid(
             "string argument must not be null".to_owned(),
@@ -65,7 +60,7 @@ fn java_string(env: &mut JNIEnv, value: &JString) -> Outcome<String> {
     Ok(env.get_string(value).map_err(jni_failure)?.into())
 }
 
-fn optional_string(env: &mut JNIEnv, value: &JString) -> Outcome<Option<String>> {
+pub(crate) fn optional_string(env: &mut JNIEnv, value: &JString) -> Outcome<Option<String>> {
     if value.is_null() {
         Ok(None)
     } else {
@@ -127,73 +122,6 @@ pub extern "system" fn Java_dev_moraine_store_Native_storeLocal<'l>(
             store,
             conditional_update: false,
             keeps_attributes: false,
-        }))
-    })
-}
-
-/// How often the S3 client itself retries one HTTP request. SlateDB retries
-/// failed operations on top of this (`object_store_max_retries`), so the
-/// client's own budget is kept small to bound how long a dead endpoint can
-/// hold a call.
-const S3_CLIENT_RETRIES: usize = 2;
-const S3_CLIENT_RETRY_TIMEOUT: Duration = Duration::from_secs(20);
-
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub extern "system" fn Java_dev_moraine_store_Native_storeS3<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    endpoint: JString<'l>,
-    bucket: JString<'l>,
-    prefix: JString<'l>,
-    region: JString<'l>,
-    access_key: JString<'l>,
-    secret_key: JString<'l>,
-    allow_http: jboolean,
-) -> jlong {
-    guard(&mut env, 0, |env| {
-        let endpoint = optional_string(env, &endpoint)?;
-        let bucket = java_string(env, &bucket)?;
-        let prefix = optional_string(env, &prefix)?;
-        let region = optional_string(env, &region)?;
-        let access_key = optional_string(env, &access_key)?;
-        let secret_key = optional_string(env, &secret_key)?;
-        // Before anything can fail or log: from here on these never appear
-        // in an exception text or a log record.
-        for credential in [&access_key, &secret_key].into_iter().flatten() {
-            secrets::remember(credential);
-        }
-
-        let retry = RetryConfig {
-            backoff: BackoffConfig::default(),
-            max_retries: S3_CLIENT_RETRIES,
-            retry_timeout: S3_CLIENT_RETRY_TIMEOUT,
-        };
-        let mut builder = AmazonS3Builder::new()
-            .with_bucket_name(bucket)
-            .with_allow_http(allow_http == JNI_TRUE)
-            .with_retry(retry);
-        if let Some(endpoint) = endpoint {
-            builder = builder.with_endpoint(endpoint);
-        }
-        builder = builder.with_region(region.unwrap_or_else(|| "us-east-1".to_owned()));
-        if let Some(access_key) = access_key {
-            builder = builder.with_access_key_id(access_key);
-        }
-        if let Some(secret_key) = secret_key {
-            builder = builder.with_secret_access_key(secret_key);
-        }
-        let s3 = builder
-            .build()
-            .map_err(|e| Failure::Invalid(format!("bad S3 configuration: {e}")))?;
-        let store: Arc<dyn ObjectStore> = match prefix.filter(|p| !p.is_empty()) {
-            Some(prefix) => Arc::new(PrefixStore::new(s3, Path::from(prefix))),
-            None => Arc::new(s3),
-        };
-        Ok(into_handle(StoreRef {
-            store,
-            conditional_update: true,
-            keeps_attributes: true,
         }))
     })
 }

@@ -27,14 +27,20 @@ final class Native {
 
   static native long storeLocal(String directory, boolean fsync);
 
+  // S3: credential mode 0 default chain, 1 anonymous, 2 static keys; timeouts in ms (>= 1).
   static native long storeS3(
       String endpoint,
       String bucket,
       String prefix,
       String region,
+      int credentials,
       String accessKey,
       String secretKey,
-      boolean allowHttp);
+      String sessionToken,
+      boolean allowHttp,
+      long connectTimeoutMs,
+      long requestTimeoutMs,
+      long poolIdleTimeoutMs);
 
   static native long storeFaulty(long inner, long injector);
 

@@ -11,13 +11,22 @@ import java.util.Locale;
  * Loads the JNI library of this module once per class loader.
  *
  * <p>By default the library is taken from the jar, at {@code native/<platform>/<file>} (for example
- * {@code native/linux-x86_64/libmoraine_store_native.so}), copied to a temporary file and loaded
- * from there. Setting the system property {@value #LIBRARY_PROPERTY} to the path of a library loads
- * that file instead, for example a library built locally with cargo.
+ * {@code native/linux-x86_64/libmoraine_store_native.so}), copied to a new file in the extraction
+ * directory, loaded from there, and the file is deleted right after loading (on Linux and macOS the
+ * loaded library stays mapped, so nothing is left behind even if the JVM is killed; where the
+ * system refuses to delete a loaded file, it is deleted when the JVM exits). The extraction
+ * directory is the system property {@value #EXTRACT_DIR_PROPERTY} if set (created if missing; use
+ * it where {@code java.io.tmpdir} is mounted {@code noexec}), else {@code java.io.tmpdir}.
+ *
+ * <p>Setting the system property {@value #LIBRARY_PROPERTY} to the path of a library loads that
+ * file instead, for example a library built locally with cargo; it is never deleted.
  */
 public final class NativeLibrary {
   /** System property naming a library file to load instead of the one in the jar. */
   public static final String LIBRARY_PROPERTY = "moraine.native.lib";
+
+  /** System property naming the directory the jar's library is extracted to. */
+  public static final String EXTRACT_DIR_PROPERTY = "moraine.native.extractDir";
 
   private static final String BASE_NAME = "moraine_store_native";
 
@@ -45,7 +54,12 @@ public final class NativeLibrary {
       if (override != null && !override.isBlank()) {
         System.load(Path.of(override).toAbsolutePath().toString());
       } else {
-        System.load(extractFromJar().toString());
+        Path file = extractFromJar();
+        try {
+          System.load(file.toString());
+        } finally {
+          deleteExtracted(file);
+        }
       }
       loaded = true;
     } catch (IOException | RuntimeException | UnsatisfiedLinkError e) {
@@ -93,10 +107,37 @@ public final class NativeLibrary {
                 + LIBRARY_PROPERTY
                 + "=<path>");
       }
-      Path file = Files.createTempFile("moraine-store-", "-" + fileName());
-      file.toFile().deleteOnExit();
-      Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+      Path file = Files.createTempFile(extractDirectory(), "moraine-store-", "-" + fileName());
+      try {
+        Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+      } catch (IOException | RuntimeException e) {
+        deleteExtracted(file);
+        throw e;
+      }
       return file;
+    }
+  }
+
+  /** The directory to extract into: the property's, created if missing, else the temp dir. */
+  static Path extractDirectory() throws IOException {
+    String configured = System.getProperty(EXTRACT_DIR_PROPERTY);
+    if (configured == null || configured.isBlank()) {
+      return Path.of(System.getProperty("java.io.tmpdir"));
+    }
+    Path directory = Path.of(configured.trim()).toAbsolutePath();
+    Files.createDirectories(directory);
+    return directory;
+  }
+
+  /**
+   * Removes an extracted copy. A loaded library stays mapped after its file is gone (Linux, macOS);
+   * where the file cannot be deleted while loaded (Windows), it goes when the JVM exits.
+   */
+  private static void deleteExtracted(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException | RuntimeException e) {
+      file.toFile().deleteOnExit();
     }
   }
 

@@ -20,14 +20,7 @@ final class ObjectStoreHandles {
       return Native.storeLocal(local.directory().toString(), local.fsync());
     }
     if (spec instanceof ObjectStoreSpec.S3 s3) {
-      return Native.storeS3(
-          s3.endpoint(),
-          s3.bucket(),
-          s3.prefix(),
-          s3.region(),
-          s3.accessKeyId(),
-          s3.secretAccessKey(),
-          s3.allowHttp());
+      return openS3(s3);
     }
     ObjectStoreSpec.Faulty faulty = (ObjectStoreSpec.Faulty) spec;
     long inner = open(faulty.inner());
@@ -42,6 +35,42 @@ final class ObjectStoreHandles {
     } finally {
       Native.storeFree(inner);
     }
+  }
+
+  // S3: credentials and timeouts.
+  private static final int CREDENTIALS_DEFAULT_CHAIN = 0;
+  private static final int CREDENTIALS_ANONYMOUS = 1;
+  private static final int CREDENTIALS_STATIC = 2;
+
+  private static long openS3(ObjectStoreSpec.S3 s3) {
+    int mode;
+    String accessKey = null;
+    String secretKey = null;
+    String sessionToken = null;
+    if (s3.credentials() instanceof S3Credentials.Static keys) {
+      mode = CREDENTIALS_STATIC;
+      accessKey = keys.accessKeyId();
+      secretKey = keys.secretAccessKey();
+      sessionToken = keys.sessionToken();
+    } else if (s3.credentials() instanceof S3Credentials.Anonymous) {
+      mode = CREDENTIALS_ANONYMOUS;
+    } else {
+      mode = CREDENTIALS_DEFAULT_CHAIN;
+    }
+    S3Timeouts timeouts = s3.timeouts();
+    return Native.storeS3(
+        s3.endpoint(),
+        s3.bucket(),
+        s3.prefix(),
+        s3.region(),
+        mode,
+        accessKey,
+        secretKey,
+        sessionToken,
+        s3.allowHttp(),
+        timeouts.connect().toMillis(),
+        timeouts.request().toMillis(),
+        timeouts.poolIdle().toMillis());
   }
 
   /** Frees a handle from {@link #open}; 0 is ignored. */

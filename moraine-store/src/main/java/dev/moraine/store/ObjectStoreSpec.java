@@ -65,28 +65,54 @@ public sealed interface ObjectStoreSpec
    * An S3-compatible object store (AWS, MinIO, S3Proxy, ...), addressed path-style. The store must
    * support conditional PUT (If-None-Match and If-Match), which SlateDB relies on for fencing.
    *
+   * <p>{@code toString()} shows where the store is and which kind of credentials it uses, never a
+   * key or token.
+   *
    * @param endpoint the endpoint URL, or null for AWS
    * @param bucket the bucket
    * @param prefix a key prefix inside the bucket, or null/empty for none
    * @param region the region, or null for {@code us-east-1}
-   * @param accessKeyId the access key, or null to use none
-   * @param secretAccessKey the secret key, or null to use none
+   * @param credentials how requests are authenticated; never null (see {@link S3Credentials})
    * @param allowHttp whether a plain {@code http://} endpoint is allowed
+   * @param timeouts the client's timeouts; null means {@link S3Timeouts#DEFAULTS}
    */
   record S3(
       String endpoint,
       String bucket,
       String prefix,
       String region,
-      String accessKeyId,
-      String secretAccessKey,
-      boolean allowHttp)
+      S3Credentials credentials,
+      boolean allowHttp,
+      S3Timeouts timeouts)
       implements ObjectStoreSpec {
+    /**
+     * Checks the description.
+     *
+     * @throws KvInvalidArgumentException if the bucket is empty or the credentials are null;
+     *     nothing is created
+     */
     public S3 {
       requireText(bucket, "bucket");
+      if (credentials == null) {
+        throw new KvInvalidArgumentException(
+            "S3 credentials must be chosen: S3Credentials.defaultChain(), anonymous() or ofKeys(...)");
+      }
+      if (timeouts == null) {
+        timeouts = S3Timeouts.DEFAULTS;
+      }
     }
 
-    /** Leaves the credentials out. */
+    /** This store with other client timeouts. */
+    public S3 withTimeouts(S3Timeouts timeouts) {
+      return new S3(endpoint, bucket, prefix, region, credentials, allowHttp, timeouts);
+    }
+
+    /** This store with other credentials. */
+    public S3 withCredentials(S3Credentials credentials) {
+      return new S3(endpoint, bucket, prefix, region, credentials, allowHttp, timeouts);
+    }
+
+    /** Leaves keys and tokens out. */
     @Override
     public String toString() {
       return "S3[endpoint="
@@ -97,8 +123,12 @@ public sealed interface ObjectStoreSpec
           + prefix
           + ", region="
           + region
+          + ", credentials="
+          + credentials
           + ", allowHttp="
           + allowHttp
+          + ", timeouts="
+          + timeouts
           + "]";
     }
   }
@@ -128,8 +158,29 @@ public sealed interface ObjectStoreSpec
     return new LocalDirectory(directory);
   }
 
-  /** An S3-compatible store reached through {@code endpoint}. */
-  static ObjectStoreSpec s3(
+  /**
+   * An S3-compatible store reached through {@code endpoint}, with the default timeouts.
+   *
+   * @param credentials how requests are authenticated (see {@link S3Credentials})
+   */
+  static S3 s3(
+      String endpoint,
+      String bucket,
+      String prefix,
+      String region,
+      S3Credentials credentials,
+      boolean allowHttp) {
+    return new S3(endpoint, bucket, prefix, region, credentials, allowHttp, S3Timeouts.DEFAULTS);
+  }
+
+  /**
+   * An S3-compatible store reached through {@code endpoint} with fixed keys ({@link
+   * S3Credentials.Static}), or with the {@linkplain S3Credentials.DefaultChain default chain} when
+   * both keys are null.
+   *
+   * @throws KvInvalidArgumentException if exactly one of the keys is null; nothing is created
+   */
+  static S3 s3(
       String endpoint,
       String bucket,
       String prefix,
@@ -137,7 +188,11 @@ public sealed interface ObjectStoreSpec
       String accessKeyId,
       String secretAccessKey,
       boolean allowHttp) {
-    return new S3(endpoint, bucket, prefix, region, accessKeyId, secretAccessKey, allowHttp);
+    S3Credentials credentials =
+        accessKeyId == null && secretAccessKey == null
+            ? S3Credentials.defaultChain()
+            : new S3Credentials.Static(accessKeyId, secretAccessKey, null);
+    return s3(endpoint, bucket, prefix, region, credentials, allowHttp);
   }
 
   /** {@code inner} with faults from {@code injector}. */

@@ -129,6 +129,19 @@ public final class S3Fixture implements AutoCloseable {
    * @param backend {@code filesystem} (a fresh temp directory) or {@code transient} (memory)
    */
   public static S3Fixture embedded(String backend) {
+    return embedded(backend, true);
+  }
+
+  /**
+   * Starts S3Proxy in this JVM that accepts any request, signed or not, for tests of unsigned
+   * access (file system backend, as the default one). Its location still carries the usual test
+   * keys, which it ignores.
+   */
+  public static S3Fixture embeddedWithoutAuthentication() {
+    return embedded("filesystem", false);
+  }
+
+  private static S3Fixture embedded(String backend, boolean authenticate) {
     Path dir = null;
     Properties props = new Properties();
     try {
@@ -145,7 +158,9 @@ public final class S3Fixture implements AutoCloseable {
               .blobStore(store)
               .endpoint(URI.create("http://127.0.0.1:0"))
               .awsAuthentication(
-                  AuthenticationType.AWS_V2_OR_V4, EMBEDDED_ACCESS_KEY, EMBEDDED_SECRET_KEY)
+                  authenticate ? AuthenticationType.AWS_V2_OR_V4 : AuthenticationType.NONE,
+                  EMBEDDED_ACCESS_KEY,
+                  EMBEDDED_SECRET_KEY)
               .ignoreUnknownHeaders(true)
               .stopTimeout(0)
               .build();

@@ -38,6 +38,14 @@ final class S3HttpClient {
     return send(signer.request("PUT", location.objectUri(name), body, headers));
   }
 
+  /** PUT of the location's bucket: creates it. */
+  HttpResponse<byte[]> createBucket() {
+    String base = location.endpoint().toString().replaceAll("/+$", "");
+    return send(
+        signer.request(
+            "PUT", java.net.URI.create(base + "/" + location.bucket()), new byte[0], Map.of()));
+  }
+
   /** GET of {@code name} under the location. */
   HttpResponse<byte[]> get(String name) {
     return send(signer.request("GET", location.objectUri(name), new byte[0], Map.of()));
