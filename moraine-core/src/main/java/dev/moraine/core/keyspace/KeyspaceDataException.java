@@ -8,8 +8,8 @@ package dev.moraine.core.keyspace;
  *
  * <p>What holds afterwards: nothing was written and nothing was returned; the stored bytes are as
  * they were. The record is unusable by this library, so retrying the same read gives the same
- * error. {@link #key()} names the record: its printable form (for example {@code
- * current/table/7}) when the key decodes, otherwise its bytes in hex.
+ * error. {@link #key()} names the record: its printable form (for example {@code current/table/7})
+ * when the key decodes, otherwise its bytes in hex.
  */
 public final class KeyspaceDataException extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -16,8 +16,8 @@ public final class Utf8Order {
 
   /**
    * Compares by code point, which is exactly the order of the UTF-8 encodings: UTF-8 preserves code
-   * point order byte by byte. Unpaired surrogates are compared as the code units they are (they have
-   * no UTF-8 form; the format never holds them).
+   * point order byte by byte. Unpaired surrogates are compared as the code units they are (they
+   * have no UTF-8 form; the format never holds them).
    */
   public static int compare(String a, String b) {
     int i = 0;

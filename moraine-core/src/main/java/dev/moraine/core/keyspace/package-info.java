@@ -4,7 +4,6 @@
  * implementation, crate moraine 0.7.0.
  *
  * <p>All ids, counters and snapshot numbers are unsigned 64-bit values held in {@code long}s:
- * compare them with {@link Long#compareUnsigned} and print them with {@link
- * Long#toUnsignedString}.
+ * compare them with {@link Long#compareUnsigned} and print them with {@link Long#toUnsignedString}.
  */
 package dev.moraine.core.keyspace;

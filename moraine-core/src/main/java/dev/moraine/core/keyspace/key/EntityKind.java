@@ -2,8 +2,8 @@ package dev.moraine.core.keyspace.key;
 
 /**
  * The kinds of catalog entity under {@code current} ({@code 04 02 <kind>}) and {@code history}
- * ({@code 05 <kind>}), with their kind byte, the number of 64-bit id components that follow it,
- * and whether the kind is versioned (RFC 0002 §5.2).
+ * ({@code 05 <kind>}), with their kind byte, the number of 64-bit id components that follow it, and
+ * whether the kind is versioned (RFC 0002 §5.2).
  */
 public enum EntityKind {
   SCHEMA(0x02, "schema", 1, true),

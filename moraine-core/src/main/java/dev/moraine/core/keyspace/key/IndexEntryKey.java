@@ -46,7 +46,11 @@ public sealed interface IndexEntryKey extends Key {
 
     @Override
     public String printable() {
-      return "index/unique/" + Key.u(indexId) + "/x'" + HexFormat.of().formatHex(canonicalValue) + "'";
+      return "index/unique/"
+          + Key.u(indexId)
+          + "/x'"
+          + HexFormat.of().formatHex(canonicalValue)
+          + "'";
     }
 
     @Override

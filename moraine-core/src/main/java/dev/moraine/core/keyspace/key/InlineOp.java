@@ -1,6 +1,8 @@
 package dev.moraine.core.keyspace.key;
 
-/** The operation of a live or archived inline record: the third byte of {@code 06 03}/{@code 06 04}. */
+/**
+ * The operation of a live or archived inline record: the third byte of {@code 06 03}/{@code 06 04}.
+ */
 public sealed interface InlineOp {
   String printable();
 

@@ -5,9 +5,9 @@ import java.util.HexFormat;
 
 /**
  * Encodes and decodes keys (RFC 0002 §3): each enum level is one byte, declaration index + 2; each
- * id is 8 bytes big-endian; the one variable-length component (an index value) is an escaped
- * byte string ended by {@code 00}. Decoding is exact: an unknown discriminant, a short key or a
- * trailing byte is refused. Stateless and thread-safe.
+ * id is 8 bytes big-endian; the one variable-length component (an index value) is an escaped byte
+ * string ended by {@code 00}. Decoding is exact: an unknown discriminant, a short key or a trailing
+ * byte is refused. Stateless and thread-safe.
  */
 public final class KeyCodec {
   private KeyCodec() {}

@@ -41,7 +41,9 @@ public final class KeyPrefixes {
     return cut(new HistoryKey(entity, 0), 2 + 8 * entity.kind().arity());
   }
 
-  /** {@code 05 <kind> BE64(table)}: ended versions of one table's records of a table-scoped kind. */
+  /**
+   * {@code 05 <kind> BE64(table)}: ended versions of one table's records of a table-scoped kind.
+   */
   public static byte[] historyOfTable(EntityKind kind, long tableId) {
     if (!kind.tableScoped()) {
       throw new IllegalArgumentException(kind + " is not keyed by table");

@@ -1,8 +1,8 @@
 package dev.moraine.core.keyspace.key;
 
 /**
- * {@code 08 BE64(table_id) BE64(begin_snapshot)}: one ducklake_schema_versions row. {@code
- * tableId} names a table or a view.
+ * {@code 08 BE64(table_id) BE64(begin_snapshot)}: one ducklake_schema_versions row. {@code tableId}
+ * names a table or a view.
  */
 public record SchemaVersionKey(long tableId, long beginSnapshot) implements Key {
   @Override
