@@ -145,6 +145,15 @@ public final class InlineArrow {
           && version != MetadataVersion.V5.toFlatbufID()) {
         throw bad(key, "chunk message has metadata version " + version);
       }
+      if (message.bodyLength() < 0 || message.bodyLength() > body.length - (long) bodyStart) {
+        throw bad(
+            key,
+            "chunk message declares a body of "
+                + message.bodyLength()
+                + " byte(s), "
+                + (body.length - bodyStart)
+                + " follow it");
+      }
       RecordBatch batchMeta = (RecordBatch) message.header(new RecordBatch());
       if (batchMeta.compression() != null) {
         throw bad(key, "chunk is compressed; the format stores uncompressed chunks only");
@@ -159,11 +168,21 @@ public final class InlineArrow {
       }
       root = VectorSchemaRoot.create(schema, allocator);
       int dataLength = body.length - bodyStart;
-      try (ArrowBuf data = allocator.buffer(dataLength)) {
+      ArrowBuf data = allocator.buffer(dataLength);
+      ArrowRecordBatch batch;
+      try {
         data.setBytes(0, body, bodyStart, dataLength);
-        try (ArrowRecordBatch batch = MessageSerializer.deserializeRecordBatch(batchMeta, data)) {
-          new VectorLoader(root).load(batch);
+        // Takes over our reference to data: the batch's buffers are slices of it, released when
+        // the batch closes.
+        batch = MessageSerializer.deserializeRecordBatch(batchMeta, data);
+      } catch (RuntimeException | IOException e) {
+        if (data.getReferenceManager().getRefCount() > 0) {
+          data.close();
         }
+        throw e;
+      }
+      try (batch) {
+        new VectorLoader(root).load(batch);
       }
       for (FieldVector vector : root.getFieldVectors()) {
         ValueVectorUtility.validateFull(vector);
