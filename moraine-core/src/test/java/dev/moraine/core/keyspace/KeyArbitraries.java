@@ -13,7 +13,6 @@ import dev.moraine.core.keyspace.key.SchemaVersionKey;
 import dev.moraine.core.keyspace.key.SnapshotKey;
 import dev.moraine.core.keyspace.key.SysKey;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -78,8 +77,6 @@ final class KeyArbitraries {
     all.add(Combinators.combine(ids(), canonicalValues(), ids()).as(IndexEntryKey.Multi::new));
     all.add(Combinators.combine(ids(), ids()).as(SchemaVersionKey::new));
     all.add(ids().map(ChangelogKey::new));
-    @SuppressWarnings("unchecked")
-    Arbitrary<Key>[] array = all.toArray(new Arbitrary[0]);
-    return Arbitraries.oneOf(Arrays.asList(array));
+    return Arbitraries.oneOf(all);
   }
 }
