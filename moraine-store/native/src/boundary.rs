@@ -234,6 +234,7 @@ thread_local! {
 /// unknown outcome rather than a refusal.
 pub(crate) fn mark_submitted() {
     SUBMITTED.with(|flag| flag.set(true));
+    handle::test_hook::maybe_panic_after_submission();
 }
 
 /// Runs one export's body. A failure is thrown as its Java exception and

@@ -77,6 +77,30 @@ where
     }
 }
 
+/// Runs a read (or the open or close of a read-only handle) with the same
+/// slices as [`bounded`]. A read writes nothing, so a stop is not an unknown
+/// outcome: a call that passes its bound, or whose thread is interrupted,
+/// fails as `Unavailable` (`KvUnavailableException`), its text saying which,
+/// and the interrupt flag stays set. A read that finishes within the first
+/// slice, the usual case, costs one poll and no JVM call.
+pub(crate) fn bounded_read<F>(
+    env: &mut JNIEnv,
+    limit: Option<Duration>,
+    what: &str,
+    future: F,
+) -> Result<F::Output, Failure>
+where
+    F: Future + Send,
+    F::Output: Send + 'static,
+{
+    bounded(env, limit, what, future).map_err(|stopped| match stopped {
+        Failure::Unknown(_, message) => {
+            Failure::Unavailable(format!("{message}; a read writes nothing"))
+        }
+        other => other,
+    })
+}
+
 /// Whether the calling Java thread's interrupt flag is set; false if the
 /// JVM cannot tell us (then the deadline still bounds the call).
 fn interrupted(env: &mut JNIEnv) -> bool {

@@ -26,18 +26,18 @@ use jni::JNIEnv;
 use slatedb::bytes::Bytes;
 use slatedb::config::{DurabilityLevel, ReadOptions};
 use slatedb::DbReadOps;
+use std::time::Duration;
 
 use crate::boundary::{guard, jni_failure, Failure, Outcome};
-use crate::bounded::bounded;
+use crate::bounded::{bounded, bounded_read};
 use crate::codec::{
     apply_in_order, decode_batches, decode_keys, decode_ops, encode_values, to_write_batch,
     MAX_JAVA_ARRAY,
 };
 use crate::handle::borrow;
 use crate::reader::reader;
-use crate::runtime::block_on;
 use crate::views::{bytes_of, java_bytes, open_scan_at, scan_range, txn, SnapshotHandle};
-use crate::writer::{db, writing};
+use crate::writer::{reading, writing};
 
 fn level(remote: jboolean) -> DurabilityLevel {
     if remote == JNI_TRUE {
@@ -54,12 +54,12 @@ fn get_all_into_java<R: DbReadOps + Sync>(
     view: &R,
     encoded_keys: Vec<u8>,
     remote: jboolean,
+    limit: Option<Duration>,
 ) -> Outcome<jbyteArray> {
     let keys = decode_keys(&encoded_keys)?;
     let options = ReadOptions::new().with_durability_filter(level(remote));
-    let values: Vec<Option<Bytes>> = block_on(try_join_all(
-        keys.iter().map(|key| view.get_with_options(key, &options)),
-    ))?;
+    let reads = try_join_all(keys.iter().map(|key| view.get_with_options(key, &options)));
+    let values: Vec<Option<Bytes>> = bounded_read(env, limit, "the multi-get", reads)??;
     let encoded = encode_values(&values, MAX_JAVA_ARRAY)?;
     java_bytes(env, &encoded)
 }
@@ -77,7 +77,8 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbGetAll<'l>(
 ) -> jbyteArray {
     guard(&mut env, std::ptr::null_mut(), |env| {
         let keys = bytes_of(env, &keys)?;
-        get_all_into_java(env, db(handle)?, keys, remote)
+        let (db, limit) = reading(handle)?;
+        get_all_into_java(env, db, keys, remote, limit)
     })
 }
 
@@ -93,7 +94,13 @@ pub extern "system" fn Java_dev_moraine_store_Native_snapGetAll<'l>(
         let keys = bytes_of(env, &keys)?;
         // SAFETY: a live snapshot handle, guarded by Java for the call.
         let snapshot = unsafe { borrow::<SnapshotHandle>(handle)? };
-        get_all_into_java(env, snapshot.as_ref(), keys, remote)
+        get_all_into_java(
+            env,
+            snapshot.snapshot.as_ref(),
+            keys,
+            remote,
+            snapshot.limit,
+        )
     })
 }
 
@@ -107,7 +114,8 @@ pub extern "system" fn Java_dev_moraine_store_Native_txnGetAll<'l>(
 ) -> jbyteArray {
     guard(&mut env, std::ptr::null_mut(), |env| {
         let keys = bytes_of(env, &keys)?;
-        txn(handle)?.with(|t| get_all_into_java(env, t, keys, remote))
+        let txn = txn(handle)?;
+        txn.with(|t| get_all_into_java(env, t, keys, remote, txn.limit()))
     })
 }
 
@@ -121,7 +129,8 @@ pub extern "system" fn Java_dev_moraine_store_Native_readerGetAll<'l>(
 ) -> jbyteArray {
     guard(&mut env, std::ptr::null_mut(), |env| {
         let keys = bytes_of(env, &keys)?;
-        get_all_into_java(env, reader(handle)?, keys, remote)
+        let reader = reader(handle)?;
+        get_all_into_java(env, reader.reader.as_ref(), keys, remote, reader.limit)
     })
 }
 
@@ -138,9 +147,9 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbScanRemote<'l>(
     descending: jboolean,
 ) -> jlong {
     guard(&mut env, 0, |env| {
-        let db = db(handle)?;
+        let (db, limit) = reading(handle)?;
         let range = scan_range(env, &start, &end)?;
-        open_scan_at(db, range, descending, DurabilityLevel::Remote)
+        open_scan_at(env, db, range, descending, DurabilityLevel::Remote, limit)
     })
 }
 
@@ -158,10 +167,12 @@ pub extern "system" fn Java_dev_moraine_store_Native_snapScanRemote<'l>(
         let snapshot = unsafe { borrow::<SnapshotHandle>(handle)? };
         let range = scan_range(env, &start, &end)?;
         open_scan_at(
-            snapshot.as_ref(),
+            env,
+            snapshot.snapshot.as_ref(),
             range,
             descending,
             DurabilityLevel::Remote,
+            snapshot.limit,
         )
     })
 }
@@ -177,7 +188,11 @@ pub extern "system" fn Java_dev_moraine_store_Native_txnScanRemote<'l>(
 ) -> jlong {
     guard(&mut env, 0, |env| {
         let range = scan_range(env, &start, &end)?;
-        txn(handle)?.with(|t| open_scan_at(t, range, descending, DurabilityLevel::Remote))
+        let txn = txn(handle)?;
+        txn.with(|t| {
+            let remote = DurabilityLevel::Remote;
+            open_scan_at(env, t, range, descending, remote, txn.limit())
+        })
     })
 }
 
@@ -193,7 +208,15 @@ pub extern "system" fn Java_dev_moraine_store_Native_readerScanRemote<'l>(
     guard(&mut env, 0, |env| {
         let reader = reader(handle)?;
         let range = scan_range(env, &start, &end)?;
-        open_scan_at(reader, range, descending, DurabilityLevel::Remote)
+        let remote = DurabilityLevel::Remote;
+        open_scan_at(
+            env,
+            reader.reader.as_ref(),
+            range,
+            descending,
+            remote,
+            reader.limit,
+        )
     })
 }
 

@@ -31,11 +31,11 @@ struct Slot<T> {
 }
 
 thread_local! {
-    /// The poison flags of the handles borrowed by the export running on
-    /// this thread. Each points into a slot that the Java guard keeps alive
-    /// until the export returns, which is after the boundary has used or
-    /// cleared this list.
-    static BORROWED: RefCell<Vec<*const AtomicBool>> = const { RefCell::new(Vec::new()) };
+    /// The handles borrowed by the export running on this thread, each with
+    /// its poison flag. Each flag points into a slot that the Java guard
+    /// keeps alive until the export returns, which is after the boundary has
+    /// used or cleared this list.
+    static BORROWED: RefCell<Vec<(jlong, *const AtomicBool)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Moves `value` to the heap and returns its handle.
@@ -58,7 +58,7 @@ pub(crate) unsafe fn borrow<'a, T>(handle: jlong) -> Outcome<&'a T> {
     if slot.poisoned.load(Ordering::Acquire) {
         return Err(Failure::Closed(POISONED.to_owned()));
     }
-    BORROWED.with(|borrowed| borrowed.borrow_mut().push(&slot.poisoned));
+    BORROWED.with(|borrowed| borrowed.borrow_mut().push((handle, &slot.poisoned)));
     test_hook::maybe_panic(handle);
     Ok(&slot.value)
 }
@@ -71,7 +71,7 @@ pub(crate) unsafe fn borrow<'a, T>(handle: jlong) -> Outcome<&'a T> {
 pub(crate) unsafe fn borrow_to_close<'a, T>(handle: jlong) -> Outcome<&'a T> {
     // SAFETY: forwarded from the caller.
     let slot = unsafe { slot::<T>(handle)? };
-    BORROWED.with(|borrowed| borrowed.borrow_mut().push(&slot.poisoned));
+    BORROWED.with(|borrowed| borrowed.borrow_mut().push((handle, &slot.poisoned)));
     Ok(&slot.value)
 }
 
@@ -100,7 +100,7 @@ pub(crate) fn forget_borrowed() {
 /// in the list is still alive).
 pub(crate) fn poison_borrowed() {
     let flags = BORROWED.with(|borrowed| std::mem::take(&mut *borrowed.borrow_mut()));
-    for flag in flags {
+    for (_, flag) in flags {
         // SAFETY: the slot is alive until the export returns (see BORROWED).
         unsafe { &*flag }.store(true, Ordering::Release);
     }
@@ -119,9 +119,11 @@ pub(crate) unsafe fn free<T>(handle: jlong) {
     }
 }
 
-/// A test-only way to make a real call panic inside the boundary. Java arms
-/// it only when the system property `moraine.store.testHooks` is true (see
-/// `TestHooks`); unarmed, it costs one relaxed load per borrow.
+/// Test-only ways to make a real call panic inside the boundary: at the
+/// borrow of a handle (before anything is submitted), or right after the
+/// call marks its effect submitted. Java arms them only when the system
+/// property `moraine.store.testHooks` is true (see `TestHooks`); unarmed,
+/// each costs one relaxed load per borrow or per submission.
 pub(crate) mod test_hook {
     use super::*;
 
@@ -130,6 +132,32 @@ pub(crate) mod test_hook {
 
     pub(crate) fn arm(handle: jlong) {
         ARMED.store(handle, Ordering::Release);
+    }
+
+    /// The handle whose next submitting call panics after submission, or 0.
+    static ARMED_SUBMITTED: AtomicI64 = AtomicI64::new(0);
+
+    pub(crate) fn arm_after_submission(handle: jlong) {
+        ARMED_SUBMITTED.store(handle, Ordering::Release);
+    }
+
+    /// Called by `boundary::mark_submitted`: panics if the current export
+    /// borrowed the armed handle, disarming it (the compare-exchange lets
+    /// exactly one call take the panic).
+    pub(crate) fn maybe_panic_after_submission() {
+        let armed = ARMED_SUBMITTED.load(Ordering::Relaxed);
+        if armed == 0 {
+            return;
+        }
+        let borrowed_it =
+            BORROWED.with(|borrowed| borrowed.borrow().iter().any(|(handle, _)| *handle == armed));
+        if borrowed_it
+            && ARMED_SUBMITTED
+                .compare_exchange(armed, 0, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+        {
+            panic!("injected by the test hook after submission");
+        }
     }
 
     pub(super) fn maybe_panic(handle: jlong) {

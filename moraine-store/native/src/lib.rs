@@ -87,6 +87,24 @@ pub extern "system" fn Java_dev_moraine_store_Native_testPanicOnNextCall<'l>(
     });
 }
 
+// Test hook: a panic after submission.
+
+/// Makes the next call that borrows `handle` and hands an effect to SlateDB
+/// panic right after it marked the effect submitted, so that the panic is an
+/// unknown outcome. Java calls it only when the system property
+/// `moraine.store.testHooks` is true.
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_testPanicAfterSubmission<'l>(
+    mut env: jni::JNIEnv<'l>,
+    _class: jni::objects::JClass<'l>,
+    handle: jni::sys::jlong,
+) {
+    boundary::guard(&mut env, (), |_env| {
+        handle::test_hook::arm_after_submission(handle);
+        Ok(())
+    });
+}
+
 /// Logs `text` at warn level through the log bridge, then fails with `text`
 /// as a `KvUnavailableException`: both of the ways text leaves the crate, so
 /// a test can check what reaches Java of a text it chose. Java calls it only

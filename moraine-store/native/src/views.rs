@@ -2,6 +2,7 @@
 //! the snapshot, transaction and iterator handles.
 
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use jni::objects::{JByteArray, JClass};
 use jni::sys::{jboolean, jbyteArray, jlong, JNI_TRUE};
@@ -11,10 +12,9 @@ use slatedb::config::{DurabilityLevel, ScanOptions};
 use slatedb::{DbIterator, DbReadOps, DbSnapshot, DbTransaction, IterationOrder};
 
 use crate::boundary::{guard, jni_failure, mark_submitted, Failure, Outcome};
-use crate::bounded::bounded;
+use crate::bounded::{bounded, bounded_read};
 use crate::codec::{EntryWriter, Pushed};
 use crate::handle::{borrow, free, into_handle};
-use crate::runtime::block_on;
 use crate::validate::{check_key, check_value, ScanRange};
 use crate::writer::Liveness;
 
@@ -77,23 +77,26 @@ pub(crate) fn scan_range(
 // ---------------------------------------------------------------------------
 // Generic reads over anything SlateDB can read from.
 
-/// Point read. The value SlateDB returns may share a whole block, so it is
-/// copied out into the Java array right away.
+/// Point read within `limit` (see `bounded::bounded_read`). The value
+/// SlateDB returns may share a whole block, so it is copied out into the
+/// Java array right away.
 pub(crate) fn get_into_java<R: DbReadOps + Sync>(
     env: &mut JNIEnv,
     view: &R,
     key: &JByteArray,
+    limit: Option<Duration>,
 ) -> Outcome<jbyteArray> {
     let key = bytes_of(env, key)?;
     check_key(&key)?;
-    let value = block_on(view.get(&key))?;
+    let value = bounded_read(env, limit, "the read", view.get(&key))??;
     match value {
         Some(value) => java_bytes(env, &value),
         None => Ok(std::ptr::null_mut()),
     }
 }
 
-/// Opens a scan and returns its iterator handle.
+/// Opens a scan within `limit` and returns its iterator handle, which keeps
+/// `limit` as the bound of each of its runs.
 ///
 /// A descending scan does not use SlateDB's descending iteration: in slatedb
 /// 0.16.0 it returns wrong results once the range spans several SSTs holding
@@ -104,22 +107,26 @@ pub(crate) fn get_into_java<R: DbReadOps + Sync>(
 /// reverse. Its cost is therefore the whole
 /// range held in native memory for as long as the iterator lives.
 pub(crate) fn open_scan<R: DbReadOps + Sync>(
+    env: &mut JNIEnv,
     view: &R,
     range: ScanRange,
     descending: jboolean,
+    limit: Option<Duration>,
 ) -> Outcome<jlong> {
-    open_scan_at(view, range, descending, DurabilityLevel::Memory)
+    open_scan_at(env, view, range, descending, DurabilityLevel::Memory, limit)
 }
 
 /// Opens a scan that sees only data at `durability` (see `crossings`).
 pub(crate) fn open_scan_at<R: DbReadOps + Sync>(
+    env: &mut JNIEnv,
     view: &R,
     range: ScanRange,
     descending: jboolean,
     durability: DurabilityLevel,
+    limit: Option<Duration>,
 ) -> Outcome<jlong> {
     if range.is_empty() {
-        return Ok(into_handle(ScanHandle::empty()));
+        return Ok(into_handle(ScanHandle::empty(limit)));
     }
     let options = ScanOptions {
         order: IterationOrder::Ascending,
@@ -128,18 +135,22 @@ pub(crate) fn open_scan_at<R: DbReadOps + Sync>(
         durability_filter: durability,
         ..ScanOptions::default()
     };
-    let mut iter = block_on(view.scan_with_options(range.bounds(), &options))?;
-    if descending != JNI_TRUE {
-        return Ok(into_handle(ScanHandle::live(Source::Ascending(iter))));
-    }
-    let mut entries = Vec::new();
-    while let Some(entry) = block_on(iter.next_entry())? {
-        entries.push(entry);
-    }
-    entries.reverse();
-    Ok(into_handle(ScanHandle::live(Source::Reversed(
-        entries.into_iter(),
-    ))))
+    // One bound for the whole open, including a descending scan's reading
+    // of its range.
+    let opening = async {
+        let mut iter = view.scan_with_options(range.bounds(), &options).await?;
+        if descending != JNI_TRUE {
+            return Ok(Source::Ascending(iter));
+        }
+        let mut entries = Vec::new();
+        while let Some(entry) = iter.next_entry().await? {
+            entries.push(entry);
+        }
+        entries.reverse();
+        Ok::<_, Failure>(Source::Reversed(entries.into_iter()))
+    };
+    let source = bounded_read(env, limit, "opening the scan", opening)??;
+    Ok(into_handle(ScanHandle::live(source, limit)))
 }
 
 // ---------------------------------------------------------------------------
@@ -166,18 +177,22 @@ impl EntrySource for Source {
 /// call is in flight.
 pub(crate) struct ScanHandle {
     scan: Mutex<ScanState<Source>>,
+    /// The bound of each run, taken from the view the scan was opened on.
+    limit: Option<Duration>,
 }
 
 impl ScanHandle {
-    fn empty() -> Self {
+    fn empty(limit: Option<Duration>) -> Self {
         Self {
             scan: Mutex::new(ScanState::new(None)),
+            limit,
         }
     }
 
-    fn live(source: Source) -> Self {
+    fn live(source: Source, limit: Option<Duration>) -> Self {
         Self {
             scan: Mutex::new(ScanState::new(Some(source))),
+            limit,
         }
     }
 
@@ -299,7 +314,7 @@ impl<S: EntrySource> ScanState<S> {
         Ok(Some(out.into_bytes()))
     }
 
-    fn poison(&mut self, failure: Failure) -> Failure {
+    pub(crate) fn poison(&mut self, failure: Failure) -> Failure {
         self.source = None;
         self.carried = None;
         self.poisoned = Some(failure.clone());
@@ -317,7 +332,13 @@ pub extern "system" fn Java_dev_moraine_store_Native_iterNext<'l>(
         // SAFETY: a live iterator handle, guarded by Java for the call.
         let scan = unsafe { borrow::<ScanHandle>(handle)? };
         let mut state = scan.lock()?;
-        match block_on(state.next_run(RUN_LIMITS))? {
+        let run = match bounded_read(env, scan.limit, "the scan", state.next_run(RUN_LIMITS)) {
+            Ok(run) => run?,
+            // The stopped run may already have taken entries from the source
+            // that it never handed out: the scan cannot go on without a gap.
+            Err(stopped) => return Err(state.poison(stopped)),
+        };
+        match run {
             Some(run) => java_bytes(env, &run),
             None => Ok(std::ptr::null_mut()),
         }
@@ -340,7 +361,11 @@ pub extern "system" fn Java_dev_moraine_store_Native_iterFree<'l>(
 // ---------------------------------------------------------------------------
 // Snapshots.
 
-pub(crate) type SnapshotHandle = Arc<DbSnapshot>;
+/// A snapshot, with the bound of its reads (its writer's operation timeout).
+pub(crate) struct SnapshotHandle {
+    pub(crate) snapshot: Arc<DbSnapshot>,
+    pub(crate) limit: Option<Duration>,
+}
 
 #[no_mangle]
 pub extern "system" fn Java_dev_moraine_store_Native_snapGet<'l>(
@@ -352,7 +377,7 @@ pub extern "system" fn Java_dev_moraine_store_Native_snapGet<'l>(
     guard(&mut env, std::ptr::null_mut(), |env| {
         // SAFETY: a live snapshot handle, guarded by Java for the call.
         let snapshot = unsafe { borrow::<SnapshotHandle>(handle)? };
-        get_into_java(env, snapshot.as_ref(), &key)
+        get_into_java(env, snapshot.snapshot.as_ref(), &key, snapshot.limit)
     })
 }
 
@@ -369,7 +394,13 @@ pub extern "system" fn Java_dev_moraine_store_Native_snapScan<'l>(
         // SAFETY: a live snapshot handle, guarded by Java for the call.
         let snapshot = unsafe { borrow::<SnapshotHandle>(handle)? };
         let range = scan_range(env, &start, &end)?;
-        open_scan(snapshot.as_ref(), range, descending)
+        open_scan(
+            env,
+            snapshot.snapshot.as_ref(),
+            range,
+            descending,
+            snapshot.limit,
+        )
     })
 }
 
@@ -403,6 +434,11 @@ impl TxnHandle {
             txn: Mutex::new(Some(txn)),
             liveness,
         }
+    }
+
+    /// The bound of the transaction's reads and of its commit.
+    pub(crate) fn limit(&self) -> Option<Duration> {
+        self.liveness.operation_timeout
     }
 
     /// Runs `f` on the open transaction.
@@ -442,7 +478,8 @@ pub extern "system" fn Java_dev_moraine_store_Native_txnGet<'l>(
     key: JByteArray<'l>,
 ) -> jbyteArray {
     guard(&mut env, std::ptr::null_mut(), |env| {
-        txn(handle)?.with(|t| get_into_java(env, t, &key))
+        let txn = txn(handle)?;
+        txn.with(|t| get_into_java(env, t, &key, txn.limit()))
     })
 }
 
@@ -457,7 +494,8 @@ pub extern "system" fn Java_dev_moraine_store_Native_txnScan<'l>(
 ) -> jlong {
     guard(&mut env, 0, |env| {
         let range = scan_range(env, &start, &end)?;
-        txn(handle)?.with(|t| open_scan(t, range, descending))
+        let txn = txn(handle)?;
+        txn.with(|t| open_scan(env, t, range, descending, txn.limit()))
     })
 }
 

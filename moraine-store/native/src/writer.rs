@@ -14,7 +14,7 @@ use slatedb::{CloseReason, Db, DbStatus, IsolationLevel};
 use tokio::sync::watch;
 
 use crate::boundary::{guard, jni_failure, mark_submitted, Failure, Outcome, Unknown};
-use crate::bounded::bounded;
+use crate::bounded::{bounded, bounded_read};
 use crate::codec::{decode_ops, to_write_batch};
 use crate::extractor::TagExtractor;
 use crate::handle::{borrow, borrow_to_close, free, into_handle};
@@ -48,10 +48,10 @@ enum Closing {
 static CLOSE_TASKS: AtomicUsize = AtomicUsize::new(0);
 
 /// Counts one close task in [`CLOSE_TASKS`] for as long as it lives.
-struct CloseTask;
+pub(crate) struct CloseTask;
 
 impl CloseTask {
-    fn start() -> Self {
+    pub(crate) fn start() -> Self {
         CLOSE_TASKS.fetch_add(1, Ordering::AcqRel);
         CloseTask
     }
@@ -169,11 +169,12 @@ fn writer<'a>(handle: jlong) -> Outcome<&'a Writer> {
     unsafe { borrow::<Writer>(handle) }
 }
 
-/// The database behind `handle`, refusing one that has closed.
-pub(crate) fn db<'a>(handle: jlong) -> Outcome<&'a Db> {
+/// The database behind `handle`, refusing one that has closed, with the
+/// bound of its reads (the operation timeout).
+pub(crate) fn reading<'a>(handle: jlong) -> Outcome<(&'a Db, Option<Duration>)> {
     let writer = writer(handle)?;
     writer.liveness.check()?;
-    Ok(&writer.db)
+    Ok((&writer.db, writer.liveness.operation_timeout))
 }
 
 /// A Java duration in milliseconds where a negative value means "none".
@@ -404,8 +405,8 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbGet<'l>(
     key: JByteArray<'l>,
 ) -> jbyteArray {
     guard(&mut env, std::ptr::null_mut(), |env| {
-        let db = db(handle)?;
-        get_into_java(env, db, &key)
+        let (db, limit) = reading(handle)?;
+        get_into_java(env, db, &key, limit)
     })
 }
 
@@ -419,9 +420,9 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbScan<'l>(
     descending: jboolean,
 ) -> jlong {
     guard(&mut env, 0, |env| {
-        let db = db(handle)?;
+        let (db, limit) = reading(handle)?;
         let range = scan_range(env, &start, &end)?;
-        open_scan(db, range, descending)
+        open_scan(env, db, range, descending, limit)
     })
 }
 
@@ -450,10 +451,12 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbBegin<'l>(
     _class: JClass<'l>,
     handle: jlong,
 ) -> jlong {
-    guard(&mut env, 0, |_env| {
+    guard(&mut env, 0, |env| {
         let writer = writer(handle)?;
         writer.liveness.check()?;
-        let txn = block_on(writer.db.begin(IsolationLevel::Snapshot))?;
+        let limit = writer.liveness.operation_timeout;
+        let begun = writer.db.begin(IsolationLevel::Snapshot);
+        let txn = bounded_read(env, limit, "beginning the transaction", begun)??;
         Ok(into_handle(TxnHandle::new(txn, writer.liveness.clone())))
     })
 }
@@ -464,10 +467,10 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbSnapshot<'l>(
     _class: JClass<'l>,
     handle: jlong,
 ) -> jlong {
-    guard(&mut env, 0, |_env| {
-        let db = db(handle)?;
-        let snapshot: SnapshotHandle = block_on(db.snapshot())?;
-        Ok(into_handle(snapshot))
+    guard(&mut env, 0, |env| {
+        let (db, limit) = reading(handle)?;
+        let snapshot = bounded_read(env, limit, "taking the snapshot", db.snapshot())??;
+        Ok(into_handle(SnapshotHandle { snapshot, limit }))
     })
 }
 

@@ -98,7 +98,8 @@ final class Native {
       long uuidLsb,
       long pollMillis,
       long maxRetries,
-      boolean tagExtractor);
+      boolean tagExtractor,
+      long operationTimeoutMillis);
 
   static native byte[] readerGet(long reader, byte[] key);
 
@@ -199,6 +200,13 @@ final class Native {
 
   /** Only through {@link TestHooks}: logs {@code text} at warn, then throws it as unavailable. */
   static native void testLogAndFail(String text);
+
+  // Test hook: a panic after submission; see TestHooks.
+  /**
+   * Only through {@link TestHooks}: the next call that borrows {@code handle} and hands an effect
+   * to the store panics right after submitting it.
+   */
+  static native void testPanicAfterSubmission(long handle);
 
   // Log bridge: SlateDB's log records, drained by NativeLog's thread.
   /** Installs the bridge; {@code level}: 0 off, 1 error, 2 warn, 3 info, 4 debug, 5 trace. */

@@ -84,7 +84,8 @@ public final class SlateStoreProvider implements KvStoreProvider {
                 checkpoint == null ? 0 : checkpoint.id().getLeastSignificantBits(),
                 StoreSettings.millisOrNone(settings.readerPollInterval()),
                 settings.maxRetriesOrNone(),
-                settings.tagSegmentExtractor());
+                settings.tagSegmentExtractor(),
+                StoreSettings.millisOrNone(settings.operationTimeout()));
         return new SlateKvReader(reader);
       } finally {
         ObjectStoreHandles.free(walStore);

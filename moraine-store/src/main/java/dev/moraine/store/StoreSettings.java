@@ -36,7 +36,11 @@ import java.time.Duration;
  *     {@code TIMEOUT}). Default 60 s: well above what a healthy store needs even when a request
  *     runs through all of {@code objectStoreMaxRetries} (about seven seconds of backoff by default)
  *     on each of the few requests a checkpoint or a close makes, so only a store that is stuck
- *     reaches it, and short enough that a stuck store is reported within a minute.
+ *     reaches it, and short enough that a stuck store is reported within a minute. It bounds reads
+ *     too: {@code get}, {@code getAll}, opening a scan and each step of it, {@code begin}, {@code
+ *     snapshot}, and opening and closing a reader (on writers, snapshots, transactions and
+ *     readers). A read that reaches it, or whose thread is interrupted, fails with {@code
+ *     KvUnavailableException}; it wrote nothing, and an interrupt flag stays set.
  * @param compactorPollInterval how often the compactor looks for work; null for SlateDB's 5 s.
  *     Shorter makes compaction follow new level-0 tables sooner (tests use it to make compaction
  *     happen within a short run).

@@ -23,6 +23,19 @@ final class TestHooks {
   }
 
   /**
+   * Makes the next native call on {@code handle} that hands an effect to the store (a write, a
+   * transaction commit, a flush, a checkpoint) panic right after it marked the effect submitted.
+   * That call throws {@code KvOutcomeUnknownException} with reason {@code STORE_FAILURE} and the
+   * handle is closed from then on. Calls that submit nothing (reads) do not trigger it.
+   *
+   * @throws IllegalStateException if test hooks are not enabled
+   */
+  static void panicAfterSubmission(NativeHandle handle) {
+    requireEnabled();
+    Native.testPanicAfterSubmission(handle.address());
+  }
+
+  /**
    * Sends {@code text} out of native code both ways text leaves it: as a log record (warn, target
    * {@code moraine_store_native::test_hook}) and as the message of the {@code
    * KvUnavailableException} this throws.

@@ -57,6 +57,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -2091,6 +2092,177 @@ public abstract class KvStoreContractTest {
     } catch (Throwable other) {
       throw new AssertionError("expected an unknown outcome, got " + other, other);
     }
+  }
+
+  // ------------------------------------------------------------------ bounded reads and readers
+
+  /** How long the injector delays each GET in these tests: far past the 1 s operation timeout. */
+  private static final Duration SLOW_GET = Duration.ofSeconds(6);
+
+  /**
+   * A writer, seen through {@code injector} with {@code with}, on a store whose keys {@code k0} to
+   * {@code k19} are in a level-0 table only (a close writes the memtable out): a fresh handle has
+   * nothing of them in memory or in its block cache, so reading them GETs from the object store.
+   */
+  private KvStore writerReadingFromObjects(FaultInjector injector, StoreSettings with) {
+    try (KvStore first = provider().openWriter()) {
+      WriteBatch batch = new WriteBatch();
+      for (int i = 0; i < 20; i++) {
+        batch.put(b("k" + i), b("v" + i));
+      }
+      first.write(batch);
+    }
+    return track(faultyProvider(injector, with).openWriter());
+  }
+
+  @Test
+  void aReadHeldBySlowGetsEndsWithinItsBoundAsUnavailable() {
+    FaultInjector injector = injector();
+    KvStore store = writerReadingFromObjects(injector, boundedSettings());
+    Duration bound = Duration.ofSeconds(1);
+    injector.latency(Duration.ZERO, SLOW_GET);
+    try {
+      KvUnavailableException get =
+          withinBound(
+              bound, () -> assertThrows(KvUnavailableException.class, () -> store.get(b("k3"))));
+      assertTrue(
+          get.getMessage().contains("did not finish within its bound of 1000 ms"), get::getMessage);
+      assertTrue(get.getMessage().contains("writes nothing"), get::getMessage);
+      withinBound(
+          bound,
+          () ->
+              assertThrows(KvUnavailableException.class, () -> store.getAll(keyList("k4", "k5"))));
+      // The bound applies to opening the scan and to each step; whichever GETs first stops.
+      KvUnavailableException scan =
+          withinBound(
+              bound,
+              () ->
+                  assertThrows(
+                      KvUnavailableException.class,
+                      () -> {
+                        try (KvIterator it = store.scan(KeyRange.all())) {
+                          it.next();
+                        }
+                      }));
+      assertTrue(scan.getMessage().contains("did not finish within its bound"), scan::getMessage);
+      KvSnapshot snapshot = track(store.snapshot());
+      withinBound(
+          bound, () -> assertThrows(KvUnavailableException.class, () -> snapshot.get(b("k6"))));
+      KvTransaction txn = track(store.begin());
+      withinBound(bound, () -> assertThrows(KvUnavailableException.class, () -> txn.get(b("k7"))));
+    } finally {
+      injector.latency(Duration.ZERO, Duration.ZERO);
+    }
+    // A read that timed out wrote nothing and left the handle usable.
+    assertEquals("v3", s(store.get(b("k3"))));
+    assertEquals(20, keys(store.scan(KeyRange.all())).size());
+  }
+
+  @Test
+  void anInterruptedReadEndsPromptlyAsUnavailableWithTheFlagSet() throws Exception {
+    FaultInjector injector = injector();
+    StoreSettings patient = boundedSettings().withOperationTimeout(Duration.ofSeconds(60));
+    KvStore store = writerReadingFromObjects(injector, patient);
+    // Longer than the join below: a read that ignored the interrupt would still be waiting there.
+    injector.latency(Duration.ZERO, Duration.ofSeconds(20));
+    AtomicReference<Throwable> thrown = new AtomicReference<>();
+    AtomicBoolean flagAfter = new AtomicBoolean();
+    CountDownLatch started = new CountDownLatch(1);
+    Thread reading =
+        new Thread(
+            () -> {
+              started.countDown();
+              try {
+                store.get(b("k1"));
+              } catch (Throwable t) {
+                thrown.set(t);
+              }
+              flagAfter.set(Thread.currentThread().isInterrupted());
+            });
+    try {
+      reading.start();
+      started.await();
+      Thread.sleep(200);
+      reading.interrupt();
+      reading.join(10_000);
+      assertFalse(reading.isAlive(), "the interrupted read still waits");
+    } finally {
+      injector.latency(Duration.ZERO, Duration.ZERO);
+      reading.join();
+    }
+    KvUnavailableException interrupted =
+        assertInstanceOf(KvUnavailableException.class, thrown.get());
+    assertTrue(interrupted.getMessage().contains("was interrupted"), interrupted::getMessage);
+    assertTrue(flagAfter.get(), "the interrupt flag is still set");
+    assertEquals("v1", s(store.get(b("k1"))));
+  }
+
+  @Test
+  void aReaderOpenHeldBySlowGetsEndsWithinItsBoundAndALaterOpenWorks() throws Exception {
+    try (KvStore store = provider().openWriter()) {
+      putDurably(store, "k", "v");
+    }
+    FaultInjector injector = injector();
+    SlateStoreProvider held = faultyProvider(injector, boundedSettings());
+    injector.latency(Duration.ZERO, SLOW_GET);
+    try {
+      KvUnavailableException open =
+          withinBound(
+              Duration.ofSeconds(1),
+              () ->
+                  assertThrows(
+                      KvUnavailableException.class,
+                      () -> track(held.openReader(ReaderMode.followLatest()))));
+      assertTrue(
+          open.getMessage().contains("opening the reader did not finish within its bound"),
+          open::getMessage);
+    } finally {
+      injector.latency(Duration.ZERO, Duration.ZERO);
+    }
+    // The abandoned open finishes in the background and its reader is closed.
+    eventually("the abandoned reader was closed", () -> Native.dbCloseTasksRunning() == 0);
+    try (KvReader reader = held.openReader(ReaderMode.followLatest())) {
+      assertEquals("v", s(reader.get(b("k"))));
+    }
+  }
+
+  // ------------------------------------------------------------------ panics after submission
+
+  @Test
+  void aWriteThatPanicsAfterSubmissionIsAnUnknownOutcomeAndClosesTheStore() {
+    KvStore store = openWriter();
+    putDurably(store, "k", "v");
+    long durable = store.durableSeqnum();
+    TestHooks.panicAfterSubmission(((SlateKvStore) store).handle);
+    // A read hands nothing to the store, so the hook waits for the write.
+    assertEquals("v", s(store.get(b("k"))));
+    KvOutcomeUnknownException unknown =
+        assertUnknown(Reason.STORE_FAILURE, () -> put(store, "k2", "v2"));
+    assertTrue(unknown.getMessage().contains("panicked"), unknown::getMessage);
+    assertThrows(KvClosedException.class, () -> store.get(b("k")));
+    assertThrows(KvClosedException.class, () -> put(store, "k3", "v3"));
+    assertTrue(store.durableSeqnum() >= durable, "durableSeqnum() stays readable");
+    store.close();
+    assertEquals("v", s(openWriter().get(b("k"))));
+  }
+
+  @Test
+  void aCommitThatPanicsAfterSubmissionIsAnUnknownOutcomeAndClosesTheTransaction() {
+    KvStore store = openWriter();
+    putDurably(store, "k", "v");
+    long durable = store.durableSeqnum();
+    KvTransaction txn = track(store.begin());
+    TestHooks.panicAfterSubmission(((SlateKvTransaction) txn).handle);
+    // Buffering hands nothing to the store, so the hook waits for the commit.
+    txn.put(b("a"), b("1"));
+    KvOutcomeUnknownException unknown = assertUnknown(Reason.STORE_FAILURE, txn::commit);
+    assertTrue(unknown.getMessage().contains("panicked"), unknown::getMessage);
+    assertThrows(KvClosedException.class, () -> txn.get(b("a")));
+    assertThrows(KvClosedException.class, txn::commit);
+    // The store the transaction came from goes on.
+    assertTrue(store.durableSeqnum() >= durable, "durableSeqnum() stays readable");
+    putDurably(store, "c", "3");
+    assertEquals("3", s(store.get(b("c"))));
   }
 
   // ------------------------------------------------------------------ durability futures

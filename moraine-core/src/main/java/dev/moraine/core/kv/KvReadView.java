@@ -8,8 +8,9 @@ import java.util.List;
  *
  * <p>All methods are safe to call from several threads at once unless the implementing type says
  * otherwise. Every method throws {@link KvClosedException} once the view (or the store it belongs
- * to) is closed, {@link KvUnavailableException} when the object store fails, and {@link
- * KvDataException} for corrupt or missing data. A read never changes stored state.
+ * to) is closed, {@link KvUnavailableException} when the object store fails or a read does not
+ * finish within the implementation's bound or is interrupted (the interrupt flag stays set), and
+ * {@link KvDataException} for corrupt or missing data. A read never changes stored state.
  *
  * <p>Reads take a {@link ReadDurability} level (the methods without one read at {@link
  * ReadDurability#MEMORY}). What the level means on each kind of view:
