@@ -14,6 +14,7 @@
 //! still happen, so a stop is always reported as an unknown outcome.
 
 use std::future::Future;
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use jni::JNIEnv;
@@ -62,9 +63,16 @@ where
             None => SLICE,
         };
         // The same pinned future is polled again by the next slice; a
-        // timeout here only stops polling it for now. The timer is made
-        // inside the async block, so inside the runtime that drives it.
-        let polled = block_on(async { tokio::time::timeout(slice, future.as_mut()).await });
+        // timeout here only stops polling it for now. A future that is
+        // ready at its first poll (a read served from memory, the usual
+        // case) returns before any timer exists. The timer is made inside
+        // the async block, so inside the runtime that drives it.
+        let polled = block_on(async {
+            if let Poll::Ready(output) = futures::poll!(future.as_mut()) {
+                return Ok(output);
+            }
+            tokio::time::timeout(slice, future.as_mut()).await
+        });
         if let Ok(output) = polled {
             return Ok(output);
         }
