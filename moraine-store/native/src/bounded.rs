@@ -11,7 +11,10 @@
 //! (write, flush, commit, checkpoint) only wait on channels and object
 //! store requests, and dropping them stops the waiting, not work SlateDB's
 //! background tasks already accepted. Whatever the call had handed over may
-//! still happen, so a stop is always reported as an unknown outcome.
+//! still happen, so a stop of a write-path call ([`bounded`]) is reported as
+//! an unknown outcome. A read hands nothing over, so a stopped read
+//! ([`bounded_read`]) is reported as unavailable; a block fetch it started
+//! may still finish in the background (SlateDB runs those as tasks).
 
 use std::future::Future;
 use std::task::Poll;
