@@ -1,0 +1,299 @@
+package dev.moraine.core.catalog;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.moraine.core.catalog.model.Head;
+import dev.moraine.core.keyspace.key.ChangelogKey;
+import dev.moraine.core.keyspace.key.Key;
+import dev.moraine.core.keyspace.key.KeyCodec;
+import dev.moraine.core.keyspace.key.SnapshotKey;
+import dev.moraine.core.keyspace.key.SysKey;
+import dev.moraine.core.keyspace.proto.ChangelogValue;
+import dev.moraine.core.keyspace.proto.HeadValue;
+import dev.moraine.core.keyspace.proto.MigrationValue;
+import dev.moraine.core.keyspace.proto.SnapshotValue;
+import dev.moraine.core.keyspace.value.ValueCodec;
+import dev.moraine.core.kv.KeyRange;
+import dev.moraine.core.kv.KeyValue;
+import dev.moraine.core.kv.KvIterator;
+import dev.moraine.core.kv.KvReadView;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+
+/**
+ * The read side shared by the writer and the read-only catalog: the head, snapshot views at the
+ * head, by id and by time, and the bounded cache of recent views (RFC 0003 §3, §6).
+ *
+ * <p>Concurrency: {@code headView} only ever moves to a view with a higher {@code batch_seq} (a
+ * compare-and-set loop), so a slow caller cannot put an older head view back; a caller may still be
+ * handed the view it built even if a newer one was installed meanwhile, which is fine, since every
+ * view is a correct snapshot. The Caffeine cache is thread-safe on its own; two callers building a
+ * view for the same id both build one and either may end up cached, and both are correct. Nothing
+ * here holds a lock while reading the store.
+ */
+final class CatalogReads {
+  private static final byte[] HEAD_KEY = KeyCodec.encode(SysKey.HEAD);
+  private static final byte[] MIGRATION_KEY = KeyCodec.encode(SysKey.MIGRATION);
+
+  /** The changelog window of RFC 0002 §12.1: a gap longer than this cannot be replayed. */
+  private static final long CHANGELOG_WINDOW = 64;
+
+  private final ReadSource source;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final AtomicReference<CatalogSnapshot> headView = new AtomicReference<>();
+  private final Cache<Long, CatalogSnapshot> views;
+
+  CatalogReads(ReadSource source, CatalogOptions options) {
+    this.source = source;
+    this.views = Caffeine.newBuilder().maximumSize(options.snapshotCacheSize()).build();
+  }
+
+  /** Runs one consistent load, translating store and codec errors; refuses when closed. */
+  <T> T load(String what, Function<KvReadView, T> body) {
+    ensureOpen();
+    return KvErrors.translate(what, () -> source.consistent(body));
+  }
+
+  void ensureOpen() {
+    if (closed.get()) {
+      throw new ClosedException("the catalog is closed", null);
+    }
+  }
+
+  void close() {
+    if (closed.compareAndSet(false, true)) {
+      views.invalidateAll();
+      headView.set(null);
+    }
+  }
+
+  Head head() {
+    return load("reading the head", v -> toHead(readHead(v)));
+  }
+
+  CatalogSnapshot snapshot() {
+    CatalogSnapshot view =
+        load(
+            "reading the head snapshot",
+            v -> {
+              HeadValue head = readHead(v);
+              CatalogSnapshot held = headView.get();
+              if (held != null && held.head().equals(toHead(head))) {
+                return held;
+              }
+              SnapshotValue record = readSnapshot(v, head.getSnapshotId());
+              if (record == null) {
+                throw new CorruptionException(
+                    "the head names snapshot "
+                        + Long.toUnsignedString(head.getSnapshotId())
+                        + " but its record is missing");
+              }
+              return new CatalogSnapshot(this, record, toHead(head), carried(v, held, head));
+            });
+    install(view);
+    return view;
+  }
+
+  /** Makes {@code view} the head view unless a newer one is already there; caches it by id. */
+  private void install(CatalogSnapshot view) {
+    views.put(view.snapshotId(), view);
+    headView.accumulateAndGet(
+        view,
+        (current, candidate) ->
+            current == null
+                    || Long.compareUnsigned(candidate.head().batchSeq(), current.head().batchSeq())
+                        > 0
+                ? candidate
+                : current);
+  }
+
+  /**
+   * What the new head view can keep of {@code held}: its state less every {@code current} key the
+   * commits in between wrote, when their changelogs cover the gap exactly (one per minted snapshot,
+   * and {@code batch_seq} grown by as many as {@code snapshot_id}: RFC 0002 §12.6); otherwise
+   * nothing.
+   */
+  private static ViewState carried(KvReadView v, CatalogSnapshot held, HeadValue head) {
+    if (held == null) {
+      return ViewState.EMPTY;
+    }
+    long from = held.head().snapshotId();
+    long gap = head.getSnapshotId() - from;
+    if (gap <= 0 || gap > CHANGELOG_WINDOW || head.getBatchSeq() - held.head().batchSeq() != gap) {
+      return ViewState.EMPTY;
+    }
+    List<KeyBytes> changed = new ArrayList<>();
+    List<byte[]> keys = new ArrayList<>();
+    for (long id = from + 1; id <= head.getSnapshotId(); id++) {
+      keys.add(KeyCodec.encode(new ChangelogKey(id)));
+    }
+    List<byte[]> values = v.getAll(keys);
+    for (int i = 0; i < values.size(); i++) {
+      if (values.get(i) == null) {
+        return ViewState.EMPTY;
+      }
+      Key key = new ChangelogKey(from + 1 + i);
+      for (var k : ValueCodec.decode(key, values.get(i), ChangelogValue.class).getKeysList()) {
+        changed.add(new KeyBytes(k.toByteArray()));
+      }
+    }
+    return held.state().without(changed);
+  }
+
+  CatalogSnapshot snapshotAt(long snapshotId) {
+    CatalogSnapshot cached = views.getIfPresent(snapshotId);
+    if (cached != null) {
+      ensureOpen();
+      return cached;
+    }
+    CatalogSnapshot view =
+        load(
+            "reading snapshot " + Long.toUnsignedString(snapshotId),
+            v -> {
+              HeadValue head = readHead(v);
+              if (Long.compareUnsigned(snapshotId, head.getSnapshotId()) > 0) {
+                throw new NotFoundException(
+                    ErrorCode.NOT_FOUND,
+                    "snapshot "
+                        + Long.toUnsignedString(snapshotId)
+                        + " does not exist (the head is "
+                        + Long.toUnsignedString(head.getSnapshotId())
+                        + ")");
+              }
+              SnapshotValue record = readSnapshot(v, snapshotId);
+              if (record == null) {
+                throw new NotFoundException(
+                    ErrorCode.SNAPSHOT_EXPIRED,
+                    "snapshot "
+                        + Long.toUnsignedString(snapshotId)
+                        + " has been expired (the head is "
+                        + Long.toUnsignedString(head.getSnapshotId())
+                        + ")");
+              }
+              return new CatalogSnapshot(this, record, null, ViewState.EMPTY);
+            });
+    views.put(snapshotId, view);
+    return view;
+  }
+
+  /**
+   * The view at the latest snapshot whose time is at or before {@code instant}. Snapshot times do
+   * not decrease with the id (each commit stamps the clock after the one before it), so a binary
+   * search over ids finds it in a logarithmic number of one-record range reads; expired ids are
+   * skipped by reading the first record at or after each probe.
+   */
+  CatalogSnapshot snapshotAsOf(Instant instant) {
+    if (instant == null) {
+      throw new InvalidArgumentException("instant must not be null");
+    }
+    long micros = toMicros(instant);
+    SnapshotValue found =
+        load(
+            "finding the snapshot as of " + instant,
+            v -> {
+              long lo = 0;
+              long hi = readHead(v).getSnapshotId();
+              SnapshotValue best = null;
+              SnapshotValue first = null;
+              while (Long.compareUnsigned(lo, hi) <= 0) {
+                long mid = lo + (hi - lo) / 2;
+                SnapshotValue probe = firstAtOrAfter(v, mid, hi);
+                if (probe == null) {
+                  if (mid == 0) {
+                    break;
+                  }
+                  hi = mid - 1;
+                  continue;
+                }
+                if (first == null
+                    || Long.compareUnsigned(probe.getSnapshotId(), first.getSnapshotId()) < 0) {
+                  first = probe;
+                }
+                if (probe.getSnapshotTimeMicros() <= micros) {
+                  best = probe;
+                  lo = probe.getSnapshotId() + 1;
+                } else {
+                  if (mid == 0) {
+                    break;
+                  }
+                  hi = mid - 1;
+                }
+              }
+              if (best == null) {
+                boolean expired = first == null || first.getSnapshotId() != 0;
+                throw new NotFoundException(
+                    expired ? ErrorCode.SNAPSHOT_EXPIRED : ErrorCode.NOT_FOUND,
+                    "no snapshot at or before "
+                        + instant
+                        + (expired
+                            ? ": the snapshots of that time have been expired"
+                            : ": the catalog's first snapshot is later"));
+              }
+              return best;
+            });
+    CatalogSnapshot cached = views.getIfPresent(found.getSnapshotId());
+    if (cached != null) {
+      return cached;
+    }
+    CatalogSnapshot view = new CatalogSnapshot(this, found, null, ViewState.EMPTY);
+    views.put(found.getSnapshotId(), view);
+    return view;
+  }
+
+  private static long toMicros(Instant instant) {
+    try {
+      return Math.addExact(
+          Math.multiplyExact(instant.getEpochSecond(), 1_000_000L), instant.getNano() / 1_000L);
+    } catch (ArithmeticException e) {
+      return instant.isBefore(Instant.EPOCH) ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+  }
+
+  private static SnapshotValue firstAtOrAfter(KvReadView v, long id, long last) {
+    byte[] start = KeyCodec.encode(new SnapshotKey(id));
+    byte[] end = last == -1L ? new byte[] {0x04} : KeyCodec.encode(new SnapshotKey(last + 1));
+    try (KvIterator it = v.scan(KeyRange.of(start, end))) {
+      if (!it.hasNext()) {
+        return null;
+      }
+      KeyValue kv = it.next();
+      return ValueCodec.decode(KeyCodec.decode(kv.key()), kv.value(), SnapshotValue.class);
+    }
+  }
+
+  /**
+   * The head, refusing a store where a migration has started since it was opened (the batch that
+   * starts one restamps the head, RFC 0002 §12.2).
+   */
+  static HeadValue readHead(KvReadView v) {
+    List<byte[]> found = v.getAll(List.of(HEAD_KEY, MIGRATION_KEY));
+    if (found.get(1) != null) {
+      FormatCheck.refuseMigration(
+          ValueCodec.decode(SysKey.MIGRATION, found.get(1), MigrationValue.class), null);
+    }
+    if (found.get(0) == null) {
+      throw new CorruptionException("the store has a format stamp but no head record (sys/head)");
+    }
+    return ValueCodec.decode(SysKey.HEAD, found.get(0), HeadValue.class);
+  }
+
+  static SnapshotValue readSnapshot(KvReadView v, long id) {
+    SnapshotKey key = new SnapshotKey(id);
+    byte[] bytes = v.get(KeyCodec.encode(key));
+    return bytes == null ? null : ValueCodec.decode(key, bytes, SnapshotValue.class);
+  }
+
+  static Head toHead(HeadValue h) {
+    return new Head(h.getSnapshotId(), h.getBatchSeq());
+  }
+
+  /** How many views the cache holds now (for tests). */
+  long cachedViews() {
+    views.cleanUp();
+    return views.estimatedSize();
+  }
+}

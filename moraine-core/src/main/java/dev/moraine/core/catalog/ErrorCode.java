@@ -1,0 +1,31 @@
+package dev.moraine.core.catalog;
+
+/**
+ * The stable codes a {@link MoraineException} carries. A code never changes meaning once released;
+ * callers may switch on it. docs/errors.md lists every code with what the caller should do and what
+ * holds afterwards.
+ */
+public enum ErrorCode {
+  /** The entity, snapshot or timestamp asked for does not exist in the catalog. */
+  NOT_FOUND,
+  /** The snapshot id was valid once but its record has been expired. */
+  SNAPSHOT_EXPIRED,
+  /** A read-only open found a store that holds no catalog. */
+  NOT_INITIALIZED,
+  /** The store's format stamp is one this library does not read. */
+  UNSUPPORTED_FORMAT,
+  /** The store carries a migration marker: a format migration is under way or was interrupted. */
+  MIGRATION_IN_PROGRESS,
+  /** Stored bytes are damaged or inconsistent with the format. */
+  CORRUPTION,
+  /** The store failed or timed out; the operation may be repeated. */
+  STORE_UNAVAILABLE,
+  /** A newer writer has taken the store over; this handle is dead. */
+  FENCED,
+  /** The catalog, or the store handle under it, was closed. */
+  CLOSED,
+  /** An argument is outside what the method accepts. */
+  INVALID_ARGUMENT,
+  /** A defect inside this library: a store call was refused as malformed. */
+  INTERNAL
+}

@@ -1,0 +1,158 @@
+package dev.moraine.core.catalog;
+
+import dev.moraine.core.catalog.model.InlinedRows;
+import dev.moraine.core.keyspace.KeyspaceDataException;
+import dev.moraine.core.keyspace.inline.InlineArrow;
+import dev.moraine.core.keyspace.key.InlineKey;
+import dev.moraine.core.keyspace.key.InlineOp;
+import dev.moraine.core.keyspace.key.Key;
+import dev.moraine.core.keyspace.key.KeyCodec;
+import dev.moraine.core.keyspace.key.KeyPrefixes;
+import dev.moraine.core.keyspace.proto.InlineChunkValue;
+import dev.moraine.core.keyspace.proto.InlineSchemaValue;
+import dev.moraine.core.keyspace.value.ValueCodec;
+import dev.moraine.core.kv.KeyValue;
+import dev.moraine.core.kv.KvIterator;
+import dev.moraine.core.kv.KvReadView;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.Text;
+
+/**
+ * A table's inlined rows live at a snapshot (RFC 0002 §9, RFC 0003 §4.4). A chunk written at {@code
+ * b} holds rows {@code row_id_start ..} in order; row {@code r} of that chunk is live at {@code s}
+ * when {@code b <= s} and no tombstone of {@code r} ends in {@code (b, s]}. An UPDATE tombstones a
+ * row and re-inlines the same id in a later chunk, so several chunks can cover one id; at most one
+ * of them is live at a snapshot, and should two ever be, the later chunk's version wins.
+ */
+final class InlineRowsReader {
+  private InlineRowsReader() {}
+
+  static InlinedRows read(KvReadView view, long tableId, long at) {
+    Map<Long, List<Long>> tombstones = tombstones(view, tableId);
+    Map<Long, Schema> schemas = new HashMap<>();
+    // row id -> the live version's row; the later chunk replaces an earlier one.
+    TreeMap<Long, InlinedRows.Row> rows = new TreeMap<>(Long::compareUnsigned);
+    List<KeyValue> chunks = new ArrayList<>();
+    try (KvIterator it = view.scanPrefix(KeyPrefixes.inlineChunksOf(tableId))) {
+      while (it.hasNext()) {
+        chunks.add(it.next());
+      }
+    }
+    // Chunks in (begin snapshot, chunk seq) order, so a later version overwrites an earlier one.
+    chunks.sort(
+        (a, b) -> {
+          InlineOp.InsertChunk x = op(a), y = op(b);
+          int c = Long.compareUnsigned(x.beginSnapshot(), y.beginSnapshot());
+          return c != 0 ? c : Long.compareUnsigned(x.chunkSeq(), y.chunkSeq());
+        });
+    try (BufferAllocator allocator = new RootAllocator()) {
+      for (KeyValue kv : chunks) {
+        InlineOp.InsertChunk chunk = op(kv);
+        if (Long.compareUnsigned(chunk.beginSnapshot(), at) > 0) {
+          continue;
+        }
+        Key key = KeyCodec.decode(kv.key());
+        InlineChunkValue value = ValueCodec.decode(key, kv.value(), InlineChunkValue.class);
+        Schema schema =
+            schemas.computeIfAbsent(
+                chunk.schemaVersion(), v -> schema(view, tableId, v, key.printable()));
+        try (VectorSchemaRoot root =
+            InlineArrow.decodeChunk(
+                key, schema, value.getBody().toByteArray(), value.getRowCount(), allocator)) {
+          List<String> names = schema.getFields().stream().map(Field::getName).toList();
+          for (int k = 0; k < root.getRowCount(); k++) {
+            long rowId = value.getRowIdStart() + k;
+            if (!live(tombstones.get(rowId), chunk.beginSnapshot(), at)) {
+              continue;
+            }
+            List<Object> cells = new ArrayList<>(names.size());
+            for (FieldVector vector : root.getFieldVectors()) {
+              Object cell = vector.getObject(k);
+              cells.add(cell instanceof Text t ? t.toString() : cell);
+            }
+            rows.put(
+                rowId,
+                new InlinedRows.Row(
+                    rowId, chunk.schemaVersion(), chunk.beginSnapshot(), names, cells));
+          }
+        }
+      }
+    }
+    return new InlinedRows(tableId, new ArrayList<>(rows.values()));
+  }
+
+  private static InlineOp.InsertChunk op(KeyValue kv) {
+    Key key = KeyCodec.decode(kv.key());
+    if (key instanceof InlineKey.Record r && r.op() instanceof InlineOp.InsertChunk c) {
+      return c;
+    }
+    throw new KeyspaceDataException(key.printable(), "not an insert chunk under the chunk prefix");
+  }
+
+  private static boolean live(List<Long> ends, long begin, long at) {
+    if (ends == null) {
+      return true;
+    }
+    for (long end : ends) {
+      if (Long.compareUnsigned(end, begin) > 0 && Long.compareUnsigned(end, at) <= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Map<Long, List<Long>> tombstones(KvReadView view, long tableId) {
+    Map<Long, List<Long>> ends = new HashMap<>();
+    try (KvIterator it = view.scanPrefix(KeyPrefixes.rowTombstonesOf(tableId))) {
+      while (it.hasNext()) {
+        KeyValue kv = it.next();
+        Key key = KeyCodec.decode(kv.key());
+        ValueCodec.decode(key, kv.value()); // checks the value repeats the key's end
+        InlineKey.RowTombstone t = (InlineKey.RowTombstone) key;
+        ends.computeIfAbsent(t.rowId(), r -> new ArrayList<>()).add(t.endSnapshot());
+      }
+    }
+    return ends;
+  }
+
+  /** The Arrow schema of one (table, schema version), following one reference hop (format 7). */
+  private static Schema schema(KvReadView view, long tableId, long version, String chunkKey) {
+    InlineSchemaValue value = schemaRecord(view, tableId, version, chunkKey);
+    if (value.hasSameAsVersion()) {
+      long target = value.getSameAsVersion();
+      value = schemaRecord(view, tableId, target, chunkKey);
+      if (value.hasSameAsVersion()) {
+        throw new KeyspaceDataException(
+            new InlineKey.Schema(tableId, version).printable(),
+            "schema reference points at another reference (version "
+                + Long.toUnsignedString(target)
+                + ")");
+      }
+      return InlineArrow.decodeSchema(
+          new InlineKey.Schema(tableId, target), value.getArrowSchema().toByteArray());
+    }
+    return InlineArrow.decodeSchema(
+        new InlineKey.Schema(tableId, version), value.getArrowSchema().toByteArray());
+  }
+
+  private static InlineSchemaValue schemaRecord(
+      KvReadView view, long tableId, long version, String chunkKey) {
+    Key key = new InlineKey.Schema(tableId, version);
+    byte[] bytes = view.get(KeyCodec.encode(key));
+    if (bytes == null) {
+      throw new KeyspaceDataException(
+          chunkKey, "no schema record for its schema version " + Long.toUnsignedString(version));
+    }
+    return ValueCodec.decode(key, bytes, InlineSchemaValue.class);
+  }
+}

@@ -1,0 +1,63 @@
+package dev.moraine.core.catalog;
+
+import dev.moraine.core.catalog.model.Head;
+import java.time.Instant;
+
+/**
+ * A catalog that can only be read: snapshot views at the head, by snapshot id and by time. It has
+ * no commit methods at all, so committing through it does not compile. Obtained from {@link
+ * Catalog#openReadOnly}; a {@link Catalog} is also one.
+ *
+ * <p>Reads never write to the store and never wait for a commit. Closing the catalog does not close
+ * the store handle it was opened on: that handle stays the caller's, and must outlive the catalog.
+ */
+public interface ReadOnlyCatalog extends AutoCloseable {
+  /**
+   * The store's head as it stands now (one point read).
+   *
+   * @throws UnsupportedFormatException if a migration has started on the store since it was opened
+   * @throws CorruptionException if the head record is damaged
+   * @throws StoreUnavailableException, ClosedException, FencedException as for every read
+   */
+  Head head();
+
+  /**
+   * The catalog at its latest snapshot. Reads the head; when the head has not moved since the last
+   * call, the same view comes back, otherwise a new one that keeps what the commits in between left
+   * unchanged.
+   *
+   * @throws UnsupportedFormatException if a migration has started on the store since it was opened
+   * @throws CorruptionException if the head or its snapshot record is damaged or missing
+   * @throws StoreUnavailableException, ClosedException, FencedException as for every read
+   */
+  CatalogSnapshot snapshot();
+
+  /**
+   * The catalog as it stood at snapshot {@code snapshotId} (time travel). The id is unsigned.
+   *
+   * @throws NotFoundException with {@link ErrorCode#NOT_FOUND} if the id is after the head, or
+   *     {@link ErrorCode#SNAPSHOT_EXPIRED} if its record has been expired; nothing changed
+   * @throws CorruptionException, StoreUnavailableException, ClosedException, FencedException as for
+   *     every read
+   */
+  CatalogSnapshot snapshotAt(long snapshotId);
+
+  /**
+   * The catalog at the latest snapshot whose time is at or before {@code instant}.
+   *
+   * @throws InvalidArgumentException if {@code instant} is null
+   * @throws NotFoundException with {@link ErrorCode#NOT_FOUND} if the instant is before the first
+   *     snapshot, or {@link ErrorCode#SNAPSHOT_EXPIRED} if the snapshots of that time have been
+   *     expired; nothing changed
+   * @throws CorruptionException, StoreUnavailableException, ClosedException, FencedException as for
+   *     every read
+   */
+  CatalogSnapshot snapshotAsOf(Instant instant);
+
+  /**
+   * Closes the catalog: cached views are dropped, and later calls (and loads by snapshots it handed
+   * out) throw {@link ClosedException}. Idempotent. Does not close the store handle.
+   */
+  @Override
+  void close();
+}
