@@ -2,7 +2,9 @@ package dev.moraine.duckdb.differential;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
@@ -13,6 +15,9 @@ import dev.moraine.ducklake.changes.ChangeKind;
 import dev.moraine.ducklake.changes.ChangeSet;
 import dev.moraine.ducklake.changes.ChangesMade;
 import dev.moraine.ducklake.ops.CommitShape;
+import dev.moraine.ducklake.ops.DuckLakeOperation;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -51,21 +56,23 @@ class ChangeKindDifferentialTest {
       ReferenceSnapshot before,
       List<ReferenceSnapshot> minted,
       List<String> reportedChangeKeys,
+      List<Long> snapshotIdsAfter,
       boolean schemaVersionsRowWritten,
       String error) {}
 
   @TestFactory
-  Stream<DynamicTest> everyChangeKindMatchesStockDuckLake() throws SQLException {
+  Stream<DynamicTest> everyChangeKindMatchesStockDuckLake() throws SQLException, IOException {
     List<Observation> observations = runScript();
     return observations.stream()
         .map(o -> DynamicTest.dynamicTest(o.step().label(), () -> check(o)));
   }
 
-  private List<Observation> runScript() throws SQLException {
+  private List<Observation> runScript() throws SQLException, IOException {
     List<Observation> out = new ArrayList<>();
     try (ReferenceDuckLake lake = ReferenceDuckLake.open(dir);
         ReferenceSession session = lake.session()) {
-      for (ScriptStep step : ChangeKindScript.steps()) {
+      for (ScriptStep step :
+          ChangeKindScript.steps(Files.createDirectories(dir.resolve("outside")))) {
         ReferenceSnapshot before = lake.latestSnapshot();
         String error = null;
         try {
@@ -86,15 +93,17 @@ class ChangeKindDifferentialTest {
         }
         List<ReferenceSnapshot> minted = new ArrayList<>();
         List<String> reported = new ArrayList<>();
+        List<Long> idsAfter = new ArrayList<>();
         boolean versionsRow = false;
         for (ReferenceSnapshot s : lake.snapshots()) {
+          idsAfter.add(s.snapshotId());
           if (s.snapshotId() > before.snapshotId()) {
             minted.add(s);
             reported.addAll(lake.reportedChangeKeys(s.snapshotId()));
             versionsRow |= !lake.rowsBegunAt("ducklake_schema_versions", s.snapshotId()).isEmpty();
           }
         }
-        out.add(new Observation(step, before, minted, reported, versionsRow, error));
+        out.add(new Observation(step, before, minted, reported, idsAfter, versionsRow, error));
       }
     }
     return out;
@@ -107,6 +116,11 @@ class ChangeKindDifferentialTest {
     }
     if (o.minted().size() > 1) {
       fail("one step minted several snapshots: " + o.minted());
+    }
+    if (step.operations().contains(DuckLakeOperation.EXPIRE_SNAPSHOTS)) {
+      // The call did run: the snapshot it named is gone, the latest one is not.
+      assertFalse(o.snapshotIdsAfter().contains(1L), "snapshot 1 expired: " + o.snapshotIdsAfter());
+      assertTrue(o.snapshotIdsAfter().contains(o.before().snapshotId()), "latest kept");
     }
     ReferenceSnapshot after = o.minted().isEmpty() ? null : o.minted().get(0);
     CommitShape shape;
