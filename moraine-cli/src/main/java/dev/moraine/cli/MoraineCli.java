@@ -20,6 +20,11 @@ public final class MoraineCli {
   }
 
   static int run(String... args) {
-    return new CommandLine(new MoraineCli()).execute(args);
+    return commandLine().execute(args);
+  }
+
+  /** The command line with its one-line failure reporting. */
+  static CommandLine commandLine() {
+    return new CommandLine(new MoraineCli()).setExecutionExceptionHandler(new FailureReport());
   }
 }

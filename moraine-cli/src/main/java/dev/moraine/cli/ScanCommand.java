@@ -36,13 +36,17 @@ final class ScanCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     HexFormat hex = HexFormat.of();
+    if (limit < 0) {
+      throw new CliFailure("--limit must not be negative, got " + limit);
+    }
     KeyRange range =
         prefixHex == null || prefixHex.isEmpty()
             ? KeyRange.all()
-            : KeyRange.prefix(hex.parseHex(prefixHex));
+            : KeyRange.prefix(parsePrefix(hex, prefixHex));
     int shown = 0;
     try (KvReader reader =
-            new SlateStoreProvider(store.config()).openReader(ReaderMode.followLatest());
+            new SlateStoreProvider(store.existingStoreConfig())
+                .openReader(ReaderMode.followLatest());
         KvIterator it = reader.scan(range)) {
       while (it.hasNext() && shown < limit) {
         KeyValue kv = it.next();
@@ -54,6 +58,14 @@ final class ScanCommand implements Callable<Integer> {
     out.printf("%d keys%n", shown);
     out.flush();
     return 0;
+  }
+
+  private static byte[] parsePrefix(HexFormat hex, String text) {
+    try {
+      return hex.parseHex(text);
+    } catch (IllegalArgumentException notHex) {
+      throw new CliFailure("--prefix must be an even number of hex digits, got '" + text + "'");
+    }
   }
 
   /** The key with every byte outside printable ASCII shown as a dot. */

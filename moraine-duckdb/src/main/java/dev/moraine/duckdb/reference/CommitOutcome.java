@@ -16,15 +16,28 @@ public record CommitOutcome(boolean committed, String error) {
     return new CommitOutcome(false, error);
   }
 
-  /** True when the commit failed with a message DuckLake's own retry loop would call a conflict. */
+  /**
+   * The text DuckLake 1.5's conflict check puts into every conflict it reports, for example {@code
+   * Transaction conflict - attempting to alter table with index "1" - but another transaction has
+   * altered it}.
+   */
+  static final String DUCKLAKE_CONFLICT = "Transaction conflict - attempting to ";
+
+  /**
+   * DuckDB's own write-write conflict on a row of the metadata catalog, raised while a statement
+   * runs (before DuckLake's check): two flushes of one table's inlined data delete the same rows.
+   */
+  static final String METADATA_ROW_CONFLICT = "Conflict on tuple deletion";
+
+  /**
+   * True when the commit failed because of a concurrent commit: DuckLake's conflict check refused
+   * it, or DuckDB found a concurrent change to the same metadata row. Any other failure (a
+   * constraint, an I/O error, a retry budget exhausted without a conflict) is not a conflict.
+   */
   public boolean isConflict() {
     if (committed || error == null) {
       return false;
     }
-    String m = error.toLowerCase(java.util.Locale.ROOT);
-    return m.contains("conflict")
-        || m.contains("concurrent")
-        || m.contains("primary key")
-        || m.contains("unique");
+    return error.contains(DUCKLAKE_CONFLICT) || error.contains(METADATA_ROW_CONFLICT);
   }
 }

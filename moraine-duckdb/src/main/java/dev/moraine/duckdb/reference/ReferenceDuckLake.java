@@ -193,6 +193,26 @@ public final class ReferenceDuckLake implements AutoCloseable {
     return out;
   }
 
+  /**
+   * The change-set names DuckLake itself reports for one snapshot: the keys of the {@code changes}
+   * map of its {@code ducklake_snapshots()} table function (for example {@code tables_created},
+   * {@code tables_inserted_into}), parsed by DuckLake from the changes_made it wrote. Sorted; empty
+   * for a snapshot that reports no change.
+   */
+  public List<String> reportedChangeKeys(long snapshotId) throws SQLException {
+    List<String> keys = new ArrayList<>();
+    String sql =
+        "SELECT unnest(map_keys(changes)) AS change_key FROM ducklake_snapshots("
+            + SqlRows.literal(alias)
+            + ") WHERE snapshot_id = "
+            + snapshotId
+            + " ORDER BY change_key";
+    for (Map<String, Object> row : admin.query(sql)) {
+      keys.add((String) row.get("change_key"));
+    }
+    return keys;
+  }
+
   /** The newest snapshot. */
   public ReferenceSnapshot latestSnapshot() throws SQLException {
     List<ReferenceSnapshot> all = snapshots();

@@ -1,7 +1,9 @@
 package dev.moraine.duckdb.differential;
 
 import static dev.moraine.ducklake.ops.DuckLakeOperation.ADD_COLUMN;
+import static dev.moraine.ducklake.ops.DuckLakeOperation.ADD_DATA_FILES;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.CHANGE_COLUMN_TYPE;
+import static dev.moraine.ducklake.ops.DuckLakeOperation.CLEANUP_OLD_FILES;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.COMMENT_ON_COLUMN;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.COMMENT_ON_TABLE;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.COMMENT_ON_VIEW;
@@ -11,6 +13,7 @@ import static dev.moraine.ducklake.ops.DuckLakeOperation.CREATE_TABLE;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.CREATE_TABLE_MACRO;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.CREATE_VIEW;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.DELETE_FILE;
+import static dev.moraine.ducklake.ops.DuckLakeOperation.DELETE_ORPHANED_FILES;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.DELETE_WHOLE_FILE;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.DROP_COLUMN;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.DROP_DEFAULT;
@@ -20,6 +23,7 @@ import static dev.moraine.ducklake.ops.DuckLakeOperation.DROP_SCHEMA;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.DROP_TABLE;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.DROP_TABLE_MACRO;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.DROP_VIEW;
+import static dev.moraine.ducklake.ops.DuckLakeOperation.EXPIRE_SNAPSHOTS;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.FLUSH_INLINED_DATA;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.INLINED_DELETE;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.INLINED_FILE_DELETE;
@@ -41,6 +45,7 @@ import static dev.moraine.ducklake.ops.DuckLakeOperation.SET_SORTED_BY;
 import static dev.moraine.ducklake.ops.DuckLakeOperation.UPDATE;
 
 import dev.moraine.ducklake.ops.DuckLakeOperation;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -57,7 +62,13 @@ final class ChangeKindScript {
 
   private ChangeKindScript() {}
 
-  static List<ScriptStep> steps() {
+  /**
+   * The steps.
+   *
+   * @param scratch a directory outside the lake, for a Parquet file DuckLake did not write
+   */
+  static List<ScriptStep> steps(Path scratch) {
+    String outside = scratch.resolve("added.parquet").toString().replace("'", "''");
     List<ScriptStep> s = new ArrayList<>();
     // --- schemas, tables, columns ---
     s.add(step("create schema", "CREATE SCHEMA s1", "created_schema:\"s1\"", CREATE_SCHEMA));
@@ -337,6 +348,35 @@ final class ChangeKindScript {
             "CALL ducklake_flush_inlined_data('lake', schema_name => 's1', table_name => 'y')",
             "inline_flush:11",
             FLUSH_INLINED_DATA));
+    // --- a file written outside DuckLake, and the maintenance calls ---
+    s.add(
+        new ScriptStep(
+            "register a Parquet file DuckLake did not write",
+            List.of(
+                "COPY (SELECT 5000 + range::INTEGER AS i, 'added' AS s FROM range(20)) TO '"
+                    + outside
+                    + "' (FORMAT parquet)",
+                "CALL ducklake_add_data_files('lake', 'd', '" + outside + "', schema => 's1')"),
+            "inserted_into_table:9",
+            List.of(ADD_DATA_FILES)));
+    s.add(
+        step(
+            "expire a snapshot",
+            "CALL ducklake_expire_snapshots('lake', versions => [1])",
+            null,
+            EXPIRE_SNAPSHOTS));
+    s.add(
+        step(
+            "clean up the files of expired snapshots",
+            "CALL ducklake_cleanup_old_files('lake', cleanup_all => true)",
+            null,
+            CLEANUP_OLD_FILES));
+    s.add(
+        step(
+            "delete orphaned files",
+            "CALL ducklake_delete_orphaned_files('lake', cleanup_all => true)",
+            null,
+            DELETE_ORPHANED_FILES));
     // --- several objects in one commit ---
     s.add(
         new ScriptStep(

@@ -349,6 +349,27 @@ final class ConflictCases {
             List.of("DROP VIEW v"),
             List.of("COMMENT ON VIEW v IS 'two'"),
             false));
+    // --- new tables: both drafts number their new table alike (next_catalog_id at the premise) ---
+    cases.add(
+        files(
+            "create table as/create table as, then delete",
+            List.of("CREATE TABLE b AS SELECT range AS i FROM range(100)"),
+            List.of(
+                "CREATE TABLE a AS SELECT range AS i FROM range(100)",
+                "DELETE FROM a WHERE i < 10"),
+            false));
+    cases.add(
+        files(
+            "create and alter/create and alter",
+            List.of("CREATE TABLE b (i INTEGER)", "ALTER TABLE b ADD COLUMN j INTEGER"),
+            List.of("CREATE TABLE a (i INTEGER)", "ALTER TABLE a ADD COLUMN j INTEGER"),
+            false));
+    cases.add(
+        files(
+            "create table as/create table as, same name",
+            List.of("CREATE TABLE a AS SELECT range AS i FROM range(100)"),
+            List.of("CREATE TABLE a AS SELECT range AS i FROM range(100)"),
+            true));
     // --- options ---
     cases.add(
         files(

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.moraine.duckdb.reference.CommitOutcome;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
 import dev.moraine.duckdb.reference.ReferenceSession;
+import dev.moraine.duckdb.reference.ReferenceSnapshot;
 import dev.moraine.ducklake.changes.ChangeSet;
 import dev.moraine.ducklake.conflict.ConflictMatrix;
 import dev.moraine.ducklake.conflict.ConflictVerdict;
 import dev.moraine.ducklake.conflict.DeleteTargets;
+import dev.moraine.ducklake.conflict.ProvisionalIds;
 import dev.moraine.ducklake.conflict.SchemaIdentities;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -54,7 +56,8 @@ class ConflictDifferentialTest {
             solo.changes(),
             concurrent.since(),
             facts,
-            SchemaIdentities.of(solo.schemasAtPremise()));
+            SchemaIdentities.of(solo.schemasAtPremise()),
+            ProvisionalIds.from(solo.nextCatalogIdAtPremise()));
 
     String context =
         "mine="
@@ -85,7 +88,10 @@ class ConflictDifferentialTest {
   private record Concurrent(ChangeSet since, Set<Long> deletedSincePremise, CommitOutcome second) {}
 
   private record Solo(
-      ChangeSet changes, Set<Long> deleteTargets, Map<Long, String> schemasAtPremise) {}
+      ChangeSet changes,
+      Set<Long> deleteTargets,
+      Map<Long, String> schemasAtPremise,
+      long nextCatalogIdAtPremise) {}
 
   private static ReferenceDuckLake open(ConflictCase c, Path dir) throws SQLException {
     return ReferenceDuckLake.builder(dir)
@@ -142,7 +148,8 @@ class ConflictDifferentialTest {
   private static Solo runSecondAlone(ConflictCase c, Path dir) throws SQLException {
     try (ReferenceDuckLake lake = open(c, dir)) {
       lake.executeAll(c.setup());
-      long premise = lake.latestSnapshot().snapshotId();
+      ReferenceSnapshot premiseSnapshot = lake.latestSnapshot();
+      long premise = premiseSnapshot.snapshotId();
       Map<Long, String> schemas = LakeFacts.schemasAt(lake, premise);
       try (ReferenceSession second = lake.session()) {
         second.begin();
@@ -152,7 +159,7 @@ class ConflictDifferentialTest {
       long after = lake.latestSnapshot().snapshotId();
       ChangeSet changes = LakeFacts.changesBetween(lake, premise, after);
       Set<Long> targets = after > premise ? LakeFacts.filesDeletedOrEndedAt(lake, after) : Set.of();
-      return new Solo(changes, targets, schemas);
+      return new Solo(changes, targets, schemas, premiseSnapshot.nextCatalogId());
     }
   }
 }

@@ -1,6 +1,7 @@
 package dev.moraine.duckdb.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.duckdb.reference.MetadataColumn;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
@@ -9,9 +10,14 @@ import dev.moraine.ducklake.rows.DuckLakeTables;
 import dev.moraine.ducklake.rows.SqlType;
 import dev.moraine.ducklake.rows.TableDef;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -27,10 +33,33 @@ class RowModelDifferentialTest {
 
   @TempDir Path dir;
 
+  /**
+   * The closed world: the tables stock DuckLake created in a fresh metadata catalog, read from the
+   * catalog file itself with a plain DuckDB connection (no DuckLake involved), are exactly the
+   * tables of our row model, and the harness probes the same list.
+   */
   @Test
-  void tableList_matchesTheHarnessList() {
-    List<String> ours = DuckLakeTables.ALL.stream().map(TableDef::name).toList();
-    assertEquals(ReferenceDuckLake.SPEC_TABLES, ours);
+  void tableList_isWhatStockDuckLakeCreated() throws Exception {
+    Path metadataFile;
+    try (ReferenceDuckLake lake = ReferenceDuckLake.open(dir)) {
+      metadataFile = lake.metadataFile();
+    }
+    List<String> created = new ArrayList<>();
+    Properties readOnly = new Properties();
+    readOnly.setProperty("duckdb.read_only", "true");
+    try (Connection connection =
+            DriverManager.getConnection("jdbc:duckdb:" + metadataFile, readOnly);
+        Statement statement = connection.createStatement();
+        ResultSet tables =
+            statement.executeQuery("SELECT table_name FROM duckdb_tables() ORDER BY table_name")) {
+      while (tables.next()) {
+        created.add(tables.getString(1));
+      }
+    }
+    assertTrue(created.size() >= 20, "a fresh catalog file holds the spec tables: " + created);
+    List<String> ours = DuckLakeTables.ALL.stream().map(TableDef::name).sorted().toList();
+    assertEquals(created, ours);
+    assertEquals(created, ReferenceDuckLake.SPEC_TABLES.stream().sorted().toList());
   }
 
   @TestFactory

@@ -36,7 +36,10 @@ import java.util.Set;
  *       committed concurrently).
  * </ul>
  *
- * The legacy {@code compacted_table} kind never conflicts.
+ * An id-carrying entry of this commit whose id it numbered itself ({@link ProvisionalIds}) takes
+ * part in no rule: it names an object no concurrent commit could see.
+ *
+ * <p>The legacy {@code compacted_table} kind never conflicts.
  */
 public final class ConflictMatrix {
   private ConflictMatrix() {}
@@ -58,6 +61,16 @@ public final class ConflictMatrix {
   }
 
   /**
+   * {@link #check(ChangeSet, ChangeSet, DeleteTargets, SchemaIdentities, ProvisionalIds)} for a
+   * commit that numbered no object of its own (or whose caller does not know its premise's
+   * counter): every id in {@code mine} is matched against concurrent entries.
+   */
+  public static ConflictVerdict check(
+      ChangeSet mine, ChangeSet since, DeleteTargets facts, SchemaIdentities schemas) {
+    return check(mine, since, facts, schemas, ProvisionalIds.none());
+  }
+
+  /**
    * Decides whether this commit's changes may be applied on top of the changes committed since its
    * premise.
    *
@@ -65,19 +78,31 @@ public final class ConflictMatrix {
    * @param since the union of the changes of every commit after this commit's premise
    * @param facts data-file facts for the delete-versus-delete rule
    * @param schemas schema names and ids at the premise, for the schema rules
+   * @param provisional the ids {@code mine} numbered itself (at or above its premise's {@code
+   *     next_catalog_id}): an entry of {@code mine} carrying one of them is not matched by id,
+   *     since a concurrent commit's entry with the same number names a different object
    * @return benign, or a true conflict with every cause found
    */
   public static ConflictVerdict check(
-      ChangeSet mine, ChangeSet since, DeleteTargets facts, SchemaIdentities schemas) {
+      ChangeSet mine,
+      ChangeSet since,
+      DeleteTargets facts,
+      SchemaIdentities schemas,
+      ProvisionalIds provisional) {
     Objects.requireNonNull(mine, "mine");
     Objects.requireNonNull(since, "since");
     Objects.requireNonNull(facts, "facts");
     Objects.requireNonNull(schemas, "schemas");
+    Objects.requireNonNull(provisional, "provisional");
     if (since.isEmpty()) {
       return ConflictVerdict.benign();
     }
     List<ConflictCause> causes = new ArrayList<>();
     for (ChangeEntry m : mine.entries()) {
+      if (m instanceof ChangeEntry.ById byId && provisional.contains(byId.id())) {
+        // An object this commit created: no concurrent commit can have touched it.
+        continue;
+      }
       checkEntry(m, mine, since, facts, schemas, causes);
     }
     unclassifiableTheirs(mine, since, causes);
