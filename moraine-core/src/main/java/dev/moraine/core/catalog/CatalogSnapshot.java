@@ -386,6 +386,27 @@ public final class CatalogSnapshot {
   }
 
   /**
+   * Every option scope that holds a record, with its options by key: the global scope first, then
+   * schema and table scopes by id. Options are unversioned, so this is their present state; a scope
+   * whose schema or table no longer exists is listed while its record remains.
+   */
+  public Map<OptionScope, Map<String, String>> optionScopes() {
+    byte[] prefix = KeyPrefixes.currentOfKind(EntityKind.OPTION_SCOPE);
+    Map<OptionScope, Map<String, String>> out = new LinkedHashMap<>();
+    // Option scopes are unversioned: every current record is live, whatever the snapshot.
+    rangeByKey(
+            new KeyBytes(prefix),
+            v -> EntityVersions.allAt(v, EntityKind.OPTION_SCOPE, null, snapshotId()))
+        .forEach(
+            (key, value) -> {
+              CurrentKey.Entity current = (CurrentKey.Entity) KeyCodec.decode(key.bytes());
+              EntityKey.OptionScope scope = (EntityKey.OptionScope) current.entity();
+              out.put(optionScope(scope), Map.copyOf(((OptionScopeValue) value).getOptionsMap()));
+            });
+    return java.util.Collections.unmodifiableMap(out);
+  }
+
+  /**
    * An option's value in {@code scope}, inherited table → schema → global as DuckLake does (a table
    * that does not exist at this snapshot inherits from the global scope only).
    */
@@ -435,6 +456,21 @@ public final class CatalogSnapshot {
 
   // ---- loading -------------------------------------------------------------------------------
 
+  private static OptionScope optionScope(EntityKey.OptionScope key) {
+    if (key.scopeKind() == EntityKey.OptionScope.GLOBAL) {
+      return OptionScope.global();
+    } else if (key.scopeKind() == EntityKey.OptionScope.SCHEMA) {
+      return new OptionScope.Schema(key.scopeId());
+    } else if (key.scopeKind() == EntityKey.OptionScope.TABLE) {
+      return new OptionScope.Table(key.scopeId());
+    }
+    throw new CorruptionException(
+        "option scope record "
+            + CurrentKey.of(key).printable()
+            + " has unknown scope kind "
+            + Long.toUnsignedString(key.scopeKind()));
+  }
+
   private static EntityKey.OptionScope scopeKey(OptionScope scope) {
     if (scope instanceof OptionScope.Schema s) {
       return new EntityKey.OptionScope(EntityKey.OptionScope.SCHEMA, s.schemaId());
@@ -473,12 +509,17 @@ public final class CatalogSnapshot {
 
   private Collection<Message> range(
       KeyBytes prefix, Function<KvReadView, SortedMap<KeyBytes, Message>> loader) {
+    return rangeByKey(prefix, loader).values();
+  }
+
+  private Map<KeyBytes, Message> rangeByKey(
+      KeyBytes prefix, Function<KvReadView, SortedMap<KeyBytes, Message>> loader) {
     var known = state.get().ranges().get(prefix);
     if (known == null) {
       SortedMap<KeyBytes, Message> loaded = load(loader);
       known = state.updateAndGet(s -> s.withRange(prefix, loaded)).ranges().get(prefix);
     }
-    return known.values();
+    return known;
   }
 
   private <T> T load(Function<KvReadView, T> body) {

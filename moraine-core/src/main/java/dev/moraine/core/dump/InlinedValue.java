@@ -1,0 +1,65 @@
+package dev.moraine.core.dump;
+
+import dev.moraine.core.catalog.model.InlinedRows;
+import dev.moraine.core.catalog.model.TableInfo;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/**
+ * One inlined cell as JSON, by its Arrow type (docs/dump-format.md §6.3): integers of every width
+ * and signedness, booleans and strings have a form; every other type is refused.
+ */
+final class InlinedValue {
+  private InlinedValue() {}
+
+  /**
+   * @throws UnrenderableValueException for a type without a JSON form in version 1 of the format
+   */
+  static Object json(TableInfo table, InlinedRows.Row row, int column) {
+    ArrowType type = row.types().get(column);
+    Object cell = row.values().get(column);
+    if (type instanceof ArrowType.Int integer) {
+      if (cell == null) {
+        return null;
+      }
+      return integer.getIsSigned() ? signed(cell) : unsigned(cell, integer.getBitWidth());
+    }
+    if (type instanceof ArrowType.Bool) {
+      return cell == null ? null : (Boolean) cell;
+    }
+    if (type instanceof ArrowType.Utf8 || type instanceof ArrowType.LargeUtf8) {
+      return cell == null ? null : cell.toString();
+    }
+    if (type instanceof ArrowType.Null) {
+      return null;
+    }
+    throw new UnrenderableValueException(
+        "table "
+            + table.name()
+            + " (id "
+            + Long.toUnsignedString(table.tableId())
+            + "), inlined row "
+            + Long.toUnsignedString(row.rowId())
+            + ", column "
+            + row.columns().get(column)
+            + ": Arrow type "
+            + type
+            + " has no rendering in "
+            + CatalogDump.FORMAT);
+  }
+
+  private static Object signed(Object cell) {
+    return ((Number) cell).longValue();
+  }
+
+  /**
+   * Arrow Java hands out an unsigned cell as the signed value of the same bits (a {@code Byte},
+   * {@code Character}, {@code Integer} or {@code Long}); the bits are read back unsigned.
+   */
+  private static Object unsigned(Object cell, int bitWidth) {
+    long bits = cell instanceof Character c ? c : ((Number) cell).longValue();
+    if (bitWidth < 64) {
+      bits &= (1L << bitWidth) - 1;
+    }
+    return Obj.unsigned(bits);
+  }
+}
