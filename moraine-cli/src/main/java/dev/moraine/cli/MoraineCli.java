@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "moraine 0.1.0-SNAPSHOT",
     description = "Moraine: a DuckLake catalog commit engine over SlateDB.",
-    subcommands = {DemoCommand.class, ScanCommand.class})
+    subcommands = {DemoCommand.class, ScanCommand.class, DumpCommand.class})
 public final class MoraineCli {
 
   MoraineCli() {}
