@@ -8,7 +8,6 @@ import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.KvTransaction;
 import dev.moraine.core.kv.KvTransactionConflictException;
 import dev.moraine.core.kv.WriteBatch;
-import dev.moraine.core.kv.WriteReceipt;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
@@ -86,14 +85,15 @@ final class CatalogOpener {
         }
         WriteBatch batch = Bootstrap.batch(options, nowMicros(), UUID.randomUUID().toString());
         tx.putAll(batch);
-        WriteReceipt receipt;
         try {
-          receipt = tx.commit();
+          tx.commit();
         } catch (KvTransactionConflictException lost) {
           LOG.debug("another open created the catalog first; opening its catalog");
           return revalidate(store);
         }
-        store.awaitDurable(receipt);
+        // The open returns a durable catalog: flush the write-ahead log, which makes every write
+        // applied so far durable (the store's flush timer may be off).
+        store.flushWal();
         LOG.info(
             "created a catalog (format {}, encrypted {}, data path {})",
             Bootstrap.FORMAT_VERSION,

@@ -26,7 +26,7 @@ import java.util.function.Function;
 
 /**
  * The read side shared by the writer and the read-only catalog: the head, snapshot views at the
- * head, by id and by time, and the bounded cache of recent views (RFC 0003 §3, §6).
+ * head, by id and by time, and the bounded cache of recent views (RFC 0003 §3, §5).
  *
  * <p>Concurrency: {@code headView} only ever moves to a view with a higher {@code batch_seq} (a
  * compare-and-set loop), so a slow caller cannot put an older head view back; a caller may still be

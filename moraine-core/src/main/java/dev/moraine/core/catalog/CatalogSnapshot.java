@@ -72,9 +72,9 @@ import java.util.function.Function;
  *
  * <p>Building a snapshot reads only the head and the snapshot record. Everything else is read from
  * the store the first time something asks for it, by point or range reads, and kept in this
- * snapshot from then on (RFC 0003 §3). Any two calls give the same answer; an accessor that returns
- * "all X" returns all of them (it loads the whole range first, never a partial one). Reads never
- * write and never wait for a commit.
+ * snapshot from then on (RFC 0003 §3.2). Any two calls give the same answer; an accessor that
+ * returns "all X" returns all of them (it loads the whole range first, never a partial one). Reads
+ * never write and never wait for a commit.
  *
  * <p>Versioned entities (schemas, tables, views, columns, partitions, sorts, data and delete files,
  * macros, index definitions) are exactly as they stood at {@link #snapshotId()}, whenever they are

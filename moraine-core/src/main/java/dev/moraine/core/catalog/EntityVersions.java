@@ -18,9 +18,9 @@ import java.util.TreeMap;
 
 /**
  * The one place that answers "what does entity X look like at snapshot S" from the keyspace:
- * current plus history, as RFC 0002 §5.2/§5.3 lay them out and RFC 0003 §4 reads them. Every read
+ * current plus history, as RFC 0002 §5.2/§5.3 lay them out and RFC 0003 §3.3 reads them. Every read
  * goes through the {@link KvReadView} it is given, which the caller keeps consistent for the whole
- * call (RFC 0003 §5); nothing here caches or writes. The commit path stages new versions through
+ * call (RFC 0003 §4); nothing here caches or writes. The commit path stages new versions through
  * the same codecs and asks these same questions of its premise.
  */
 final class EntityVersions {

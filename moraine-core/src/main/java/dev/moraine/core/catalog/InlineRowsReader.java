@@ -29,7 +29,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.Text;
 
 /**
- * A table's inlined rows live at a snapshot (RFC 0002 §9, RFC 0003 §4.4). A chunk written at {@code
+ * A table's inlined rows live at a snapshot (RFC 0002 §9, RFC 0003 §3.3). A chunk written at {@code
  * b} holds rows {@code row_id_start ..} in order; row {@code r} of that chunk is live at {@code s}
  * when {@code b <= s} and no tombstone of {@code r} ends in {@code (b, s]}. An UPDATE tombstones a
  * row and re-inlines the same id in a later chunk, so several chunks can cover one id; at most one

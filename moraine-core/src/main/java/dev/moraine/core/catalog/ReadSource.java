@@ -11,7 +11,7 @@ import java.util.function.Function;
 
 /**
  * Where a catalog reads, and how one load gets a single consistent state of the store (RFC 0003
- * §5). A demand load reads several ranges (an entity's current record, then its history); a commit
+ * §4). A demand load reads several ranges (an entity's current record, then its history); a commit
  * landing between two of them could move a version from current to history unseen, so every load
  * runs as one {@link #consistent} call.
  */

@@ -13,7 +13,7 @@ import org.pcollections.TreePMap;
 /**
  * What one {@link CatalogSnapshot} has loaded so far, as persistent maps: a new state shares every
  * node it did not change with the state it came from, and the next snapshot's state starts as this
- * one minus what the commits in between changed (RFC 0003 §6).
+ * one minus what the commits in between changed (RFC 0003 §5).
  *
  * <p>Two maps, both keyed by encoded {@code current} keys: {@code points} holds single entities
  * looked up by key (an empty {@code Optional} records that the entity is absent at the snapshot);

@@ -14,7 +14,7 @@ import dev.moraine.core.keyspace.proto.ViewValue;
 import java.util.OptionalLong;
 
 /**
- * When a record version is part of a snapshot: RFC 0002 §5.2/§5.3 and RFC 0003 §4. A version that
+ * When a record version is part of a snapshot: RFC 0002 §5.2/§5.3 and RFC 0003 §3.3. A version that
  * began at {@code b} and ended at {@code e} (exclusive; none while it is current) belongs to every
  * snapshot {@code s} with {@code b <= s < e}. Ids and snapshot numbers compare unsigned.
  */
@@ -30,7 +30,7 @@ final class Visibility {
   /**
    * Whether the stored version {@code m} is live at {@code at}. Unversioned kinds (stats, options,
    * tags, mappings, scheduled deletions) carry no span and are live at every snapshot, as the
-   * format has no history for them (RFC 0003 §4.3).
+   * format has no history for them (RFC 0003 §3.3).
    */
   static boolean liveAt(Message m, long at) {
     if (m instanceof SchemaValue v) {
