@@ -12,12 +12,19 @@ import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.dump.CatalogDump;
+import dev.moraine.core.keyspace.key.KeyCodec;
+import dev.moraine.core.keyspace.key.SnapshotKey;
+import dev.moraine.core.keyspace.key.SysKey;
+import dev.moraine.core.keyspace.proto.HeadValue;
+import dev.moraine.core.keyspace.proto.SnapshotValue;
+import dev.moraine.core.keyspace.value.ValueCodec;
 import dev.moraine.core.kv.KeyRange;
 import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvReader;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.ReaderMode;
+import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.store.ObjectStoreSpec;
 import dev.moraine.store.SlateStoreProvider;
 import dev.moraine.store.StoreConfig;
@@ -148,5 +155,58 @@ class RustLakeInteropTest {
     JsonTrees.assertSameTree("moraine-oracle check", rust, "CatalogDump", java);
     JsonNode options = JsonTrees.parse(java).get("options");
     assertTrue(options.toString().contains("\"key\":\"data_path\""), () -> "options: " + options);
+  }
+
+  @Test
+  void anExpiredSnapshot_isLeftOutAndRefused_onBothSides() throws Exception {
+    Path lake = temp.resolve("expired-lake");
+    try (KvStore store = provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      assertTrue(catalog.createdByThisOpen());
+    }
+    expireSnapshotZeroBehindSnapshotOne(lake);
+    String rust = OracleTool.succeed("check", lake.toString());
+    String java = javaDumpReadOnly(lake, null);
+    JsonTrees.assertSameTree("moraine-oracle check", rust, "CatalogDump", java);
+    JsonNode snapshots = JsonTrees.parse(java).get("snapshots");
+    assertEquals(1, snapshots.size());
+    assertEquals(1, snapshots.get(0).get("record").get("snapshot_id").asLong());
+
+    OracleTool.Result refused = OracleTool.run("dump", lake.toString(), "--at", "0");
+    assertEquals(1, refused.status(), refused.stderr());
+    NotFoundException expired =
+        assertThrows(NotFoundException.class, () -> javaDumpReadOnly(lake, 0L));
+    assertEquals(ErrorCode.SNAPSHOT_EXPIRED, expired.code());
+  }
+
+  /**
+   * The records an expiry of snapshot 0 leaves when snapshot 1 is the head: snapshot 1's record (a
+   * copy of snapshot 0's, as a commit that changed nothing), the head moved to it, and snapshot 0's
+   * record deleted. Written raw, in one batch, since commits are not part of this module yet.
+   */
+  private static void expireSnapshotZeroBehindSnapshotOne(Path lake) {
+    try (KvStore kv = provider(lake).openWriter()) {
+      SnapshotKey zero = new SnapshotKey(0);
+      SnapshotKey one = new SnapshotKey(1);
+      SnapshotValue first =
+          ValueCodec.decode(zero, kv.get(KeyCodec.encode(zero)), SnapshotValue.class);
+      HeadValue head =
+          ValueCodec.decode(SysKey.HEAD, kv.get(KeyCodec.encode(SysKey.HEAD)), HeadValue.class);
+      WriteBatch batch =
+          new WriteBatch()
+              .put(
+                  KeyCodec.encode(one),
+                  ValueCodec.encode(one, first.toBuilder().setSnapshotId(1).build()))
+              .put(
+                  KeyCodec.encode(SysKey.HEAD),
+                  ValueCodec.encode(
+                      SysKey.HEAD,
+                      head.toBuilder()
+                          .setSnapshotId(1)
+                          .setBatchSeq(head.getBatchSeq() + 1)
+                          .build()))
+              .delete(KeyCodec.encode(zero));
+      kv.awaitDurable(kv.write(batch));
+    }
   }
 }
