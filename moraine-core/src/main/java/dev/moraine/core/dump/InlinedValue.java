@@ -5,8 +5,9 @@ import dev.moraine.core.catalog.model.TableInfo;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * One inlined cell as JSON, by its Arrow type (docs/dump-format.md §6.3): integers of every width
- * and signedness, booleans and strings have a form; every other type is refused.
+ * One inlined cell as JSON, by its Arrow type (docs/dump-format.md §6.3): a null is null; integers
+ * of every width and signedness, booleans and strings have a form; a value of any other type is
+ * refused.
  */
 final class InlinedValue {
   private InlinedValue() {}
@@ -17,20 +18,19 @@ final class InlinedValue {
   static Object json(TableInfo table, InlinedRows.Row row, int column) {
     ArrowType type = row.types().get(column);
     Object cell = row.values().get(column);
+    // A null is null whatever the column's type, so a null in a column of a type without a form
+    // (a float, say) does not fail the dump; the Rust dump reads it the same way.
+    if (cell == null) {
+      return null;
+    }
     if (type instanceof ArrowType.Int integer) {
-      if (cell == null) {
-        return null;
-      }
       return integer.getIsSigned() ? signed(cell) : unsigned(cell, integer.getBitWidth());
     }
     if (type instanceof ArrowType.Bool) {
-      return cell == null ? null : (Boolean) cell;
+      return (Boolean) cell;
     }
     if (type instanceof ArrowType.Utf8 || type instanceof ArrowType.LargeUtf8) {
-      return cell == null ? null : cell.toString();
-    }
-    if (type instanceof ArrowType.Null) {
-      return null;
+      return cell.toString();
     }
     throw new UnrenderableValueException(
         "table "

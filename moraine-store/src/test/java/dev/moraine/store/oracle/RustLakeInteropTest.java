@@ -10,13 +10,19 @@ import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.NotFoundException;
-import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.dump.CatalogDump;
+import dev.moraine.core.keyspace.key.CurrentKey;
+import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.key.KeyCodec;
 import dev.moraine.core.keyspace.key.SnapshotKey;
 import dev.moraine.core.keyspace.key.SysKey;
+import dev.moraine.core.keyspace.proto.GcFileValue;
 import dev.moraine.core.keyspace.proto.HeadValue;
+import dev.moraine.core.keyspace.proto.MappingValue;
+import dev.moraine.core.keyspace.proto.NameMapping;
 import dev.moraine.core.keyspace.proto.SnapshotValue;
+import dev.moraine.core.keyspace.proto.TagEntry;
+import dev.moraine.core.keyspace.proto.TagValue;
 import dev.moraine.core.keyspace.value.ValueCodec;
 import dev.moraine.core.kv.KeyRange;
 import dev.moraine.core.kv.KeyValue;
@@ -25,9 +31,6 @@ import dev.moraine.core.kv.KvReader;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.ReaderMode;
 import dev.moraine.core.kv.WriteBatch;
-import dev.moraine.store.ObjectStoreSpec;
-import dev.moraine.store.SlateStoreProvider;
-import dev.moraine.store.StoreConfig;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
@@ -57,23 +60,11 @@ class RustLakeInteropTest {
     rustDump = OracleTool.succeed("dump", rustLake.toString());
   }
 
-  /** The layout of docs/dump-format.md §11: the database at the root of the directory. */
-  private static SlateStoreProvider provider(Path lake) {
-    return new SlateStoreProvider(StoreConfig.of(ObjectStoreSpec.localDirectory(lake), ""));
-  }
-
-  private static String javaDumpReadOnly(Path lake, Long at) {
-    try (KvReader reader = provider(lake).openReader(ReaderMode.followLatest());
-        ReadOnlyCatalog catalog = Catalog.openReadOnly(reader, CatalogOptions.defaults())) {
-      return at == null ? CatalogDump.allToString(catalog) : CatalogDump.atToString(catalog, at);
-    }
-  }
-
   /** Every key and value of the store, hex-encoded, read through a reader that writes nothing. */
   private static SortedMap<String, String> contents(Path lake) {
     HexFormat hex = HexFormat.of();
     SortedMap<String, String> all = new TreeMap<>();
-    try (KvReader reader = provider(lake).openReader(ReaderMode.followLatest());
+    try (KvReader reader = Lakes.provider(lake).openReader(ReaderMode.followLatest());
         KvIterator it = reader.scan(KeyRange.all())) {
       while (it.hasNext()) {
         KeyValue kv = it.next();
@@ -102,7 +93,7 @@ class RustLakeInteropTest {
 
   @Test
   void readOnly_everySnapshot_isTheCratesTree() throws Exception {
-    String java = javaDumpReadOnly(rustLake, null);
+    String java = Lakes.javaDump(rustLake, null);
     JsonTrees.assertSameTree("moraine-oracle dump", rustDump, "CatalogDump", java);
   }
 
@@ -110,7 +101,7 @@ class RustLakeInteropTest {
   void asAWriter_everySnapshot_isTheCratesTree_andTheOpenWritesNoKey() throws Exception {
     SortedMap<String, String> before = contents(rustLake);
     String java;
-    try (KvStore store = provider(rustLake).openWriter();
+    try (KvStore store = Lakes.provider(rustLake).openWriter();
         Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
       assertFalse(catalog.createdByThisOpen());
       java = CatalogDump.allToString(catalog);
@@ -124,7 +115,7 @@ class RustLakeInteropTest {
     long head = JsonTrees.parse(rustDump).get("head").asLong();
     for (long id : List.of(0L, 1L, head / 2, head - 1, head)) {
       String rust = OracleTool.succeed("dump", rustLake.toString(), "--at", Long.toString(id));
-      String java = javaDumpReadOnly(rustLake, id);
+      String java = Lakes.javaDump(rustLake, id);
       JsonTrees.assertSameTree("moraine-oracle dump --at " + id, rust, "CatalogDump", java);
       assertEquals(1, JsonTrees.parse(java).get("snapshots").size());
     }
@@ -138,20 +129,20 @@ class RustLakeInteropTest {
     assertEquals(1, rust.status(), rust.stderr());
     assertEquals("", rust.stdout());
     NotFoundException refused =
-        assertThrows(NotFoundException.class, () -> javaDumpReadOnly(rustLake, head + 1));
+        assertThrows(NotFoundException.class, () -> Lakes.javaDump(rustLake, head + 1));
     assertEquals(ErrorCode.NOT_FOUND, refused.code());
   }
 
   @Test
   void aLakeJavaCreates_isAcceptedByTheCrate_andReadTheSame() throws Exception {
     Path lake = temp.resolve("java-lake");
-    try (KvStore store = provider(lake).openWriter();
+    try (KvStore store = Lakes.provider(lake).openWriter();
         Catalog catalog =
             Catalog.open(store, CatalogOptions.defaults().withDataPath("s3://bucket/lake/"))) {
       assertTrue(catalog.createdByThisOpen());
     }
     String rust = OracleTool.succeed("check", lake.toString());
-    String java = javaDumpReadOnly(lake, null);
+    String java = Lakes.javaDump(lake, null);
     JsonTrees.assertSameTree("moraine-oracle check", rust, "CatalogDump", java);
     JsonNode options = JsonTrees.parse(java).get("options");
     assertTrue(options.toString().contains("\"key\":\"data_path\""), () -> "options: " + options);
@@ -160,13 +151,13 @@ class RustLakeInteropTest {
   @Test
   void anExpiredSnapshot_isLeftOutAndRefused_onBothSides() throws Exception {
     Path lake = temp.resolve("expired-lake");
-    try (KvStore store = provider(lake).openWriter();
+    try (KvStore store = Lakes.provider(lake).openWriter();
         Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
       assertTrue(catalog.createdByThisOpen());
     }
     expireSnapshotZeroBehindSnapshotOne(lake);
     String rust = OracleTool.succeed("check", lake.toString());
-    String java = javaDumpReadOnly(lake, null);
+    String java = Lakes.javaDump(lake, null);
     JsonTrees.assertSameTree("moraine-oracle check", rust, "CatalogDump", java);
     JsonNode snapshots = JsonTrees.parse(java).get("snapshots");
     assertEquals(1, snapshots.size());
@@ -175,7 +166,7 @@ class RustLakeInteropTest {
     OracleTool.Result refused = OracleTool.run("dump", lake.toString(), "--at", "0");
     assertEquals(1, refused.status(), refused.stderr());
     NotFoundException expired =
-        assertThrows(NotFoundException.class, () -> javaDumpReadOnly(lake, 0L));
+        assertThrows(NotFoundException.class, () -> Lakes.javaDump(lake, 0L));
     assertEquals(ErrorCode.SNAPSHOT_EXPIRED, expired.code());
   }
 
@@ -185,7 +176,7 @@ class RustLakeInteropTest {
    * record deleted. Written raw, in one batch, since commits are not part of this module yet.
    */
   private static void expireSnapshotZeroBehindSnapshotOne(Path lake) {
-    try (KvStore kv = provider(lake).openWriter()) {
+    try (KvStore kv = Lakes.provider(lake).openWriter()) {
       SnapshotKey zero = new SnapshotKey(0);
       SnapshotKey one = new SnapshotKey(1);
       SnapshotValue first =
@@ -208,5 +199,91 @@ class RustLakeInteropTest {
               .delete(KeyCodec.encode(zero));
       kv.awaitDurable(kv.write(batch));
     }
+  }
+
+  /**
+   * Records the crate's verb API does not write in the workload, added raw to a copy of the Rust
+   * lake, read the same by both sides: a column mapping with and without a parent column, files
+   * scheduled for deletion (one with a non-ASCII path), and tag entries whose keys sort differently
+   * by UTF-8 bytes than by UTF-16 units, with a repeated key and an ended entry.
+   */
+  @Test
+  void rawRecordsOfOtherKinds_areReadTheSameByBothSides() throws Exception {
+    Path lake = temp.resolve("rust-lake-plus");
+    Lakes.copyTree(rustLake, lake);
+    JsonNode lastSnapshot = Lakes.lastOf(JsonTrees.parse(rustDump).get("snapshots"));
+    long head = lastSnapshot.get("record").get("snapshot_id").asLong();
+    long tableId = lastSnapshot.get("tables").get(0).get("id").asLong();
+    long columnId = lastSnapshot.get("tables").get(0).get("columns").get(0).get("id").asLong();
+    try (KvStore kv = Lakes.provider(lake).openWriter()) {
+      EntityKey.Tag tagKey = new EntityKey.Tag(tableId);
+      byte[] tagBytes = KeyCodec.encode(CurrentKey.of(tagKey));
+      byte[] existing = kv.get(tagBytes);
+      TagValue.Builder tags =
+          existing == null
+              ? TagValue.newBuilder().setObjectId(tableId)
+              : ValueCodec.decode(CurrentKey.of(tagKey), existing, TagValue.class).toBuilder();
+      tags.addEntries(tag("\uD83D\uDE00 grin", 1, null))
+          .addEntries(tag("\uFF21 wide", 1, null))
+          .addEntries(tag("alpha", head, null))
+          .addEntries(tag("alpha", 1, null))
+          .addEntries(tag("ended", 1, head - 1));
+      EntityKey.Mapping mapping = new EntityKey.Mapping(tableId, 900);
+      MappingValue mappingValue =
+          MappingValue.newBuilder()
+              .setMappingId(900)
+              .setTableId(tableId)
+              .setMapType("map_by_name")
+              .addNameMappings(
+                  NameMapping.newBuilder()
+                      .setColumnId(columnId)
+                      .setSourceName("src")
+                      .setTargetFieldId(1)
+                      .setIsPartition(true))
+              .addNameMappings(
+                  NameMapping.newBuilder()
+                      .setColumnId(columnId + 1)
+                      .setSourceName("nested")
+                      .setTargetFieldId(2)
+                      .setParentColumn(columnId))
+              .build();
+      CurrentKey.ScheduledDeletion gcA = new CurrentKey.ScheduledDeletion(70);
+      CurrentKey.ScheduledDeletion gcB = new CurrentKey.ScheduledDeletion(7);
+      WriteBatch batch =
+          new WriteBatch()
+              .put(tagBytes, ValueCodec.encode(CurrentKey.of(tagKey), tags.build()))
+              .put(
+                  KeyCodec.encode(CurrentKey.of(mapping)),
+                  ValueCodec.encode(CurrentKey.of(mapping), mappingValue))
+              .put(KeyCodec.encode(gcA), ValueCodec.encode(gcA, gc(70, "data/z\u00e9.parquet")))
+              .put(KeyCodec.encode(gcB), ValueCodec.encode(gcB, gc(7, "s3://b/a.parquet")));
+      kv.awaitDurable(kv.write(batch));
+    }
+    String rust = OracleTool.succeed("dump", lake.toString());
+    String java = Lakes.javaDump(lake, null);
+    JsonTrees.assertSameTree("moraine-oracle dump", rust, "CatalogDump", java);
+    JsonNode dump = JsonTrees.parse(java);
+    assertEquals(2, dump.get("scheduled_deletions").size());
+    JsonNode table = Lakes.lastOf(dump.get("snapshots")).get("tables").get(0);
+    assertEquals(1, table.get("mappings").size());
+    assertTrue(table.get("tags").toString().contains("\uFF21 wide"), table.get("tags").toString());
+  }
+
+  private static TagEntry tag(String key, long begin, Long end) {
+    TagEntry.Builder entry =
+        TagEntry.newBuilder().setKey(key).setValue("v-" + key).setBeginSnapshot(begin);
+    if (end != null) {
+      entry.setEndSnapshot(end);
+    }
+    return entry.build();
+  }
+
+  private static GcFileValue gc(long dataFileId, String path) {
+    return GcFileValue.newBuilder()
+        .setDataFileId(dataFileId)
+        .setPath(path)
+        .setPathIsRelative(!path.startsWith("s3:"))
+        .setScheduleStartMicros(1_700_000_000_000_000L + dataFileId)
+        .build();
   }
 }
