@@ -7,6 +7,7 @@ import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.catalog.model.SnapshotInfo;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 
 /**
  * The {@code moraine-dump-v1} document of a catalog (docs/dump-format.md): every snapshot from 0 to
@@ -14,8 +15,9 @@ import java.util.List;
  *
  * <p>A dump only reads, through the catalog's public read model, so it works on a read-only catalog
  * and never writes to the store. The head is read once at the start; snapshots committed while the
- * dump runs are not in it. Snapshots are rendered one at a time, so the memory a dump holds is that
- * of one snapshot's tree, whatever the number of snapshots.
+ * dump runs are not in it. Snapshots are rendered one at a time as they are written, so the dump
+ * itself holds one snapshot's tree at a time, whatever the number of snapshots (the catalog's own
+ * cache of recent views aside).
  */
 public final class CatalogDump {
   /** The value of the document's {@code format} key. */
@@ -38,21 +40,7 @@ public final class CatalogDump {
     CatalogSnapshot top = catalog.snapshotAt(head);
     // The snapshot log lists the records that exist (expired ones are absent), in id order.
     List<SnapshotInfo> log = top.snapshotLog();
-    Iterable<Object> snapshots =
-        () ->
-            new Iterator<>() {
-              private final Iterator<SnapshotInfo> ids = log.iterator();
-
-              @Override
-              public boolean hasNext() {
-                return ids.hasNext();
-              }
-
-              @Override
-              public Object next() {
-                return SnapshotTree.of(catalog.snapshotAt(ids.next().snapshotId()));
-              }
-            };
+    Iterable<Object> snapshots = () -> new Rendered(catalog, log.iterator());
     write(head, top, snapshots, out);
   }
 
@@ -116,6 +104,47 @@ public final class CatalogDump {
       out.append('\n');
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The snapshots of the log rendered one at a time, as the writer asks for them. A snapshot that
+   * is expired by the time it is reached (an expiry committed while the dump runs) is left out, as
+   * one expired before the dump began is.
+   */
+  private static final class Rendered implements Iterator<Object> {
+    private final ReadOnlyCatalog catalog;
+    private final Iterator<SnapshotInfo> ids;
+    private Object next;
+
+    Rendered(ReadOnlyCatalog catalog, Iterator<SnapshotInfo> ids) {
+      this.catalog = catalog;
+      this.ids = ids;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (next == null && ids.hasNext()) {
+        long id = ids.next().snapshotId();
+        try {
+          next = SnapshotTree.of(catalog.snapshotAt(id));
+        } catch (NotFoundException e) {
+          if (e.code() != ErrorCode.SNAPSHOT_EXPIRED) {
+            throw e;
+          }
+        }
+      }
+      return next != null;
+    }
+
+    @Override
+    public Object next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      Object rendered = next;
+      next = null;
+      return rendered;
     }
   }
 }
