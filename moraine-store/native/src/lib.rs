@@ -24,6 +24,7 @@ mod codec;
 mod crossings;
 mod extractor;
 mod fault;
+mod format;
 mod handle;
 mod local;
 mod log_bridge;

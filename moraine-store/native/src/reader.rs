@@ -74,9 +74,12 @@ pub extern "system" fn Java_dev_moraine_store_Native_readerOpen<'l>(
         } else {
             DbReaderMode::FollowLatest
         };
+        // A reader decodes a filter block only with a policy of the same
+        // name (format.rs).
         let mut builder = DbReader::builder(path, main.store.clone())
             .with_reader_mode(mode)
-            .with_options(options);
+            .with_options(options)
+            .with_filter_policies(crate::format::filter_policies());
         if let Some(wal) = wal {
             builder = builder.with_wal_object_store(wal.store.clone());
         }

@@ -248,7 +248,7 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbOpen<'l>(
             .ok()
             .filter(|bytes| *bytes > 0)
             .unwrap_or(defaults.l0_sst_size_bytes);
-        let settings = Settings {
+        let settings = crate::format::with_sst_format(Settings {
             l0_sst_size_bytes,
             flush_interval: optional_millis(flush_interval_millis),
             manifest_poll_interval: manifest_poll,
@@ -260,9 +260,14 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbOpen<'l>(
             }),
             garbage_collector_options,
             ..defaults
-        };
+        });
 
-        let mut builder = Db::builder(path, main.store.clone()).with_settings(settings);
+        // The SST format is fixed (format.rs); the in-process compactor
+        // writes with it too.
+        let mut builder = Db::builder(path, main.store.clone())
+            .with_settings(settings)
+            .with_sst_block_size(crate::format::SST_BLOCK_SIZE)
+            .with_filter_policies(crate::format::filter_policies());
         if let Some(wal) = wal {
             builder = builder.with_wal_object_store(wal.store.clone());
         }

@@ -1,0 +1,85 @@
+//! `moraine-oracle`: the Rust `moraine` 0.7.0 crate driven from the command
+//! line, as the reference the Java catalog is checked against.
+//!
+//! - `write <dir>` creates a lake in `dir` and runs a scripted workload
+//!   through the crate's verb API (see `workload.rs`).
+//! - `dump <dir> [--at <id>]` prints the catalog at every snapshot (or one)
+//!   as the JSON of docs/dump-format.md.
+//! - `check <dir> [--at <id>]` is `dump` for a lake the Java writer created:
+//!   it fails if the crate refuses that lake.
+//!
+//! Every failure is one line on stderr and exit status 1.
+
+mod dump;
+mod inline;
+mod lake;
+mod workload;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+const USAGE: &str =
+    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>]";
+
+fn main() -> ExitCode {
+    // A panic inside the crate or a dependency is reported like any other
+    // failure: one line, no backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!(
+            "moraine-oracle: internal error: {}",
+            one_line(&info.to_string())
+        );
+    }));
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match std::panic::catch_unwind(|| run(&args)) {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(message)) => {
+            eprintln!("moraine-oracle: {}", one_line(&message));
+            ExitCode::FAILURE
+        }
+        // The hook has already printed the message.
+        Err(_) => ExitCode::FAILURE,
+    }
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let (command, rest) = args.split_first().ok_or_else(|| USAGE.to_owned())?;
+    match command.as_str() {
+        "write" => {
+            let [dir] = rest else {
+                return Err(USAGE.to_owned());
+            };
+            let runtime = lake::runtime()?;
+            runtime.block_on(workload::write(Path::new(dir)))
+        }
+        "dump" | "check" => {
+            let (dir, at) = dump_arguments(rest)?;
+            let runtime = lake::runtime()?;
+            let json = runtime.block_on(dump::dump(Path::new(dir), at))?;
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "{json}")
+                .and_then(|()| out.flush())
+                .map_err(|e| format!("cannot write the dump: {e}"))
+        }
+        _ => Err(USAGE.to_owned()),
+    }
+}
+
+/// `<dir> [--at <id>]`.
+fn dump_arguments(rest: &[String]) -> Result<(&str, Option<u64>), String> {
+    match rest {
+        [dir] => Ok((dir, None)),
+        [dir, flag, id] if flag == "--at" => id
+            .parse::<u64>()
+            .map(|id| (dir.as_str(), Some(id)))
+            .map_err(|_| format!("--at needs a snapshot id (a non-negative integer), got {id:?}")),
+        _ => Err(USAGE.to_owned()),
+    }
+}
+
+/// Error texts from the crate or the object store can span lines; the tool
+/// promises one.
+fn one_line(message: &str) -> String {
+    message.split_whitespace().collect::<Vec<_>>().join(" ")
+}
