@@ -56,7 +56,6 @@ import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvReadView;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -386,6 +385,28 @@ public final class CatalogSnapshot {
   }
 
   /**
+   * Every option record of the lake: each scope that has options set, in store order (global, then
+   * schemas by id, then tables by id), with its options by key.
+   */
+  public Map<OptionScope, Map<String, String>> allOptions() {
+    Map<OptionScope, Map<String, String>> out = new LinkedHashMap<>();
+    for (Map.Entry<KeyBytes, Message> e : rangeOf(EntityKind.OPTION_SCOPE, null).entrySet()) {
+      // An option record's scope is in its key only; the value repeats no id.
+      EntityKey.OptionScope k =
+          (EntityKey.OptionScope)
+              ((CurrentKey.Entity) KeyCodec.decode(e.getKey().bytes())).entity();
+      OptionScope scope =
+          k.scopeKind() == EntityKey.OptionScope.SCHEMA
+              ? new OptionScope.Schema(k.scopeId())
+              : k.scopeKind() == EntityKey.OptionScope.TABLE
+                  ? new OptionScope.Table(k.scopeId())
+                  : OptionScope.global();
+      out.put(scope, Map.copyOf(((OptionScopeValue) e.getValue()).getOptionsMap()));
+    }
+    return java.util.Collections.unmodifiableMap(out);
+  }
+
+  /**
    * An option's value in {@code scope}, inherited table → schema → global as DuckLake does (a table
    * that does not exist at this snapshot inherits from the global scope only).
    */
@@ -428,6 +449,7 @@ public final class CatalogSnapshot {
               }
               return out;
             })
+        .values()
         .stream()
         .map(m -> Records.scheduledDeletion((GcFileValue) m))
         .toList();
@@ -461,24 +483,25 @@ public final class CatalogSnapshot {
 
   /** Every entity of a kind (or of one table's kind) at this snapshot, in key order. */
   private <T extends Message> List<T> all(EntityKind kind, Long tableId, Class<T> type) {
+    return rangeOf(kind, tableId).values().stream().map(type::cast).toList();
+  }
+
+  private SortedMap<KeyBytes, Message> rangeOf(EntityKind kind, Long tableId) {
     byte[] prefix =
         tableId == null
             ? KeyPrefixes.currentOfKind(kind)
             : KeyPrefixes.currentOfTable(kind, tableId);
-    return range(new KeyBytes(prefix), v -> EntityVersions.allAt(v, kind, tableId, snapshotId()))
-        .stream()
-        .map(type::cast)
-        .toList();
+    return range(new KeyBytes(prefix), v -> EntityVersions.allAt(v, kind, tableId, snapshotId()));
   }
 
-  private Collection<Message> range(
+  private SortedMap<KeyBytes, Message> range(
       KeyBytes prefix, Function<KvReadView, SortedMap<KeyBytes, Message>> loader) {
-    var known = state.get().ranges().get(prefix);
+    SortedMap<KeyBytes, Message> known = state.get().ranges().get(prefix);
     if (known == null) {
       SortedMap<KeyBytes, Message> loaded = load(loader);
       known = state.updateAndGet(s -> s.withRange(prefix, loaded)).ranges().get(prefix);
     }
-    return known.values();
+    return known;
   }
 
   private <T> T load(Function<KvReadView, T> body) {
