@@ -112,10 +112,10 @@ final class CatalogReads {
   }
 
   /**
-   * What the new head view can keep of {@code held}: its state less every {@code current} key the
-   * commits in between wrote, when their changelogs cover the gap exactly (one per minted snapshot,
-   * and {@code batch_seq} grown by as many as {@code snapshot_id}: RFC 0002 §12.6); otherwise
-   * nothing.
+   * What the new head view can keep of {@code held}: its state with every {@code current} key the
+   * commits in between wrote re-read (a read per changed entity it knows, none per unchanged one),
+   * when their changelogs cover the gap exactly (one per minted snapshot, and {@code batch_seq}
+   * grown by as many as {@code snapshot_id}: RFC 0002 §12.6); otherwise nothing.
    */
   private static ViewState carried(KvReadView v, CatalogSnapshot held, HeadValue head) {
     if (held == null) {
@@ -141,7 +141,10 @@ final class CatalogReads {
         changed.add(new KeyBytes(k.toByteArray()));
       }
     }
-    return held.state().without(changed);
+    // The changed entities are re-read at the new head through the same consistent view; each is a
+    // point read of its current record (a version live at the head is always the current one).
+    long at = head.getSnapshotId();
+    return held.state().refreshed(changed, entity -> EntityVersions.at(v, entity, at));
   }
 
   CatalogSnapshot snapshotAt(long snapshotId) {

@@ -56,7 +56,6 @@ import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvReadView;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -386,23 +385,24 @@ public final class CatalogSnapshot {
   }
 
   /**
-   * Every option scope that holds a record, with its options by key: the global scope first, then
-   * schema and table scopes by id. Options are unversioned, so this is their present state; a scope
-   * whose schema or table no longer exists is listed while its record remains.
+   * Every option record of the lake: each scope that has options set, in store order (global, then
+   * schemas by id, then tables by id), with its options by key.
    */
-  public Map<OptionScope, Map<String, String>> optionScopes() {
-    byte[] prefix = KeyPrefixes.currentOfKind(EntityKind.OPTION_SCOPE);
+  public Map<OptionScope, Map<String, String>> allOptions() {
     Map<OptionScope, Map<String, String>> out = new LinkedHashMap<>();
-    // Option scopes are unversioned: every current record is live, whatever the snapshot.
-    rangeByKey(
-            new KeyBytes(prefix),
-            v -> EntityVersions.allAt(v, EntityKind.OPTION_SCOPE, null, snapshotId()))
-        .forEach(
-            (key, value) -> {
-              CurrentKey.Entity current = (CurrentKey.Entity) KeyCodec.decode(key.bytes());
-              EntityKey.OptionScope scope = (EntityKey.OptionScope) current.entity();
-              out.put(optionScope(scope), Map.copyOf(((OptionScopeValue) value).getOptionsMap()));
-            });
+    for (Map.Entry<KeyBytes, Message> e : rangeOf(EntityKind.OPTION_SCOPE, null).entrySet()) {
+      // An option record's scope is in its key only; the value repeats no id.
+      EntityKey.OptionScope k =
+          (EntityKey.OptionScope)
+              ((CurrentKey.Entity) KeyCodec.decode(e.getKey().bytes())).entity();
+      OptionScope scope =
+          k.scopeKind() == EntityKey.OptionScope.SCHEMA
+              ? new OptionScope.Schema(k.scopeId())
+              : k.scopeKind() == EntityKey.OptionScope.TABLE
+                  ? new OptionScope.Table(k.scopeId())
+                  : OptionScope.global();
+      out.put(scope, Map.copyOf(((OptionScopeValue) e.getValue()).getOptionsMap()));
+    }
     return java.util.Collections.unmodifiableMap(out);
   }
 
@@ -449,27 +449,13 @@ public final class CatalogSnapshot {
               }
               return out;
             })
+        .values()
         .stream()
         .map(m -> Records.scheduledDeletion((GcFileValue) m))
         .toList();
   }
 
   // ---- loading -------------------------------------------------------------------------------
-
-  private static OptionScope optionScope(EntityKey.OptionScope key) {
-    if (key.scopeKind() == EntityKey.OptionScope.GLOBAL) {
-      return OptionScope.global();
-    } else if (key.scopeKind() == EntityKey.OptionScope.SCHEMA) {
-      return new OptionScope.Schema(key.scopeId());
-    } else if (key.scopeKind() == EntityKey.OptionScope.TABLE) {
-      return new OptionScope.Table(key.scopeId());
-    }
-    throw new CorruptionException(
-        "option scope record "
-            + CurrentKey.of(key).printable()
-            + " has unknown scope kind "
-            + Long.toUnsignedString(key.scopeKind()));
-  }
 
   private static EntityKey.OptionScope scopeKey(OptionScope scope) {
     if (scope instanceof OptionScope.Schema s) {
@@ -497,24 +483,20 @@ public final class CatalogSnapshot {
 
   /** Every entity of a kind (or of one table's kind) at this snapshot, in key order. */
   private <T extends Message> List<T> all(EntityKind kind, Long tableId, Class<T> type) {
+    return rangeOf(kind, tableId).values().stream().map(type::cast).toList();
+  }
+
+  private SortedMap<KeyBytes, Message> rangeOf(EntityKind kind, Long tableId) {
     byte[] prefix =
         tableId == null
             ? KeyPrefixes.currentOfKind(kind)
             : KeyPrefixes.currentOfTable(kind, tableId);
-    return range(new KeyBytes(prefix), v -> EntityVersions.allAt(v, kind, tableId, snapshotId()))
-        .stream()
-        .map(type::cast)
-        .toList();
+    return range(new KeyBytes(prefix), v -> EntityVersions.allAt(v, kind, tableId, snapshotId()));
   }
 
-  private Collection<Message> range(
+  private SortedMap<KeyBytes, Message> range(
       KeyBytes prefix, Function<KvReadView, SortedMap<KeyBytes, Message>> loader) {
-    return rangeByKey(prefix, loader).values();
-  }
-
-  private Map<KeyBytes, Message> rangeByKey(
-      KeyBytes prefix, Function<KvReadView, SortedMap<KeyBytes, Message>> loader) {
-    var known = state.get().ranges().get(prefix);
+    SortedMap<KeyBytes, Message> known = state.get().ranges().get(prefix);
     if (known == null) {
       SortedMap<KeyBytes, Message> loaded = load(loader);
       known = state.updateAndGet(s -> s.withRange(prefix, loaded)).ranges().get(prefix);

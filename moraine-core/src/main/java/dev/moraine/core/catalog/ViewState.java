@@ -1,10 +1,16 @@
 package dev.moraine.core.catalog;
 
 import com.google.protobuf.Message;
+import dev.moraine.core.keyspace.key.CurrentKey;
+import dev.moraine.core.keyspace.key.EntityKey;
+import dev.moraine.core.keyspace.key.KeyCodec;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.function.Function;
 import org.pcollections.HashTreePMap;
 import org.pcollections.PMap;
 import org.pcollections.PSortedMap;
@@ -13,7 +19,7 @@ import org.pcollections.TreePMap;
 /**
  * What one {@link CatalogSnapshot} has loaded so far, as persistent maps: a new state shares every
  * node it did not change with the state it came from, and the next snapshot's state starts as this
- * one minus what the commits in between changed (RFC 0003 §5).
+ * one with what the commits in between changed read again (RFC 0003 §5).
  *
  * <p>Two maps, both keyed by encoded {@code current} keys: {@code points} holds single entities
  * looked up by key (an empty {@code Optional} records that the entity is absent at the snapshot);
@@ -64,17 +70,42 @@ record ViewState(
   }
 
   /**
-   * This state less everything the given {@code current} keys may have changed: the points under
-   * them and every range that contains one of them.
+   * This state carried across commits that wrote the given {@code current} keys: every key this
+   * state knows (as a point, or inside a complete range) is re-read with {@code reload} and put
+   * back, or removed from its range if it is gone; keys it does not know stay unknown. Ranges thus
+   * stay complete and share every unchanged node with this state. A changed key that does not name
+   * an entity (a scheduled deletion) drops the ranges that hold it instead.
    */
-  ViewState without(Collection<KeyBytes> changed) {
-    PMap<KeyBytes, Optional<Message>> p = points.minusAll(changed);
+  ViewState refreshed(Collection<KeyBytes> changed, Function<EntityKey, Optional<Message>> reload) {
+    PMap<KeyBytes, Optional<Message>> p = points;
     PMap<KeyBytes, PSortedMap<KeyBytes, Message>> r = ranges;
     for (KeyBytes key : changed) {
+      List<KeyBytes> covering = new ArrayList<>();
       for (int length : RANGE_PREFIX_LENGTHS) {
         if (key.bytes().length > length) {
-          r = r.minus(new KeyBytes(Arrays.copyOf(key.bytes(), length)));
+          KeyBytes prefix = new KeyBytes(Arrays.copyOf(key.bytes(), length));
+          if (r.containsKey(prefix)) {
+            covering.add(prefix);
+          }
         }
+      }
+      if (!p.containsKey(key) && covering.isEmpty()) {
+        continue;
+      }
+      if (!(KeyCodec.decode(key.bytes()) instanceof CurrentKey.Entity entity)) {
+        p = p.minus(key);
+        for (KeyBytes prefix : covering) {
+          r = r.minus(prefix);
+        }
+        continue;
+      }
+      Optional<Message> now = reload.apply(entity.entity());
+      if (p.containsKey(key)) {
+        p = p.plus(key, now);
+      }
+      for (KeyBytes prefix : covering) {
+        PSortedMap<KeyBytes, Message> range = r.get(prefix);
+        r = r.plus(prefix, now.isPresent() ? range.plus(key, now.get()) : range.minus(key));
       }
     }
     return new ViewState(p, r);

@@ -18,7 +18,7 @@ final class LakeState {
 
   static List<Object> options(CatalogSnapshot snapshot) {
     List<Scoped> all = new ArrayList<>();
-    for (Map.Entry<OptionScope, Map<String, String>> scope : snapshot.optionScopes().entrySet()) {
+    for (Map.Entry<OptionScope, Map<String, String>> scope : snapshot.allOptions().entrySet()) {
       long kind;
       long id;
       String name;

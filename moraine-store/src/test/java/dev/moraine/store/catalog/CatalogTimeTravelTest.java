@@ -192,6 +192,13 @@ class CatalogTimeTravelTest {
     assertEquals(Optional.of("zstd"), s.option(new OptionScope.Table(5), "parquet_compression"));
     assertEquals(Optional.empty(), s.option(OptionScope.global(), "parquet_compression"));
     assertEquals(42, s.scheduledDeletions().get(0).scheduleStartMicros());
+    assertEquals(
+        List.of(OptionScope.global(), new OptionScope.Table(5)),
+        List.copyOf(s.allOptions().keySet()),
+        "store order: global, then schemas, then tables");
+    assertEquals(Map.of("encrypted", "false"), s.allOptions().get(OptionScope.global()));
+    assertEquals(
+        Map.of("parquet_compression", "zstd"), s.allOptions().get(new OptionScope.Table(5)));
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.moraine.core.catalog.model;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 
@@ -27,6 +28,6 @@ public record SnapshotInfo(
 
   /** The commit time as an instant. */
   public Instant time() {
-    return Instant.EPOCH.plusNanos(Math.multiplyExact(timeMicros, 1000L));
+    return Instant.EPOCH.plus(timeMicros, ChronoUnit.MICROS);
   }
 }
