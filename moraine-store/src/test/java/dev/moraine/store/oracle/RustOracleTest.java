@@ -84,6 +84,23 @@ class RustOracleTest {
   }
 
   @Test
+  void theCrateRefusesAStoreWithoutACatalogInOneLine() {
+    RustOracle oracle = RustOracle.locate();
+    Path dir = temp.resolve("bare");
+    StoreConfig root = StoreConfig.of(ObjectStoreSpec.localDirectory(dir), "");
+    try (KvStore writer = new SlateStoreProvider(root).openWriter()) {
+      writer.write(new dev.moraine.core.kv.WriteBatch().put(new byte[] {9, 9}, new byte[] {1}));
+      writer.flushWal();
+    }
+    assertTrue(Files.isDirectory(dir.resolve("manifest")), "our store keeps manifest/ at the root");
+
+    RustOracle.Failure failure = assertThrows(RustOracle.Failure.class, () -> oracle.check(dir));
+    assertEquals(1, failure.exitStatus());
+    assertFalse(failure.stderr().contains("\n"), failure.stderr());
+    assertTrue(failure.stderr().contains("refuses"), failure.stderr());
+  }
+
+  @Test
   void aPathThatIsNoLakeIsOneLineAndStatusOne() {
     RustOracle oracle = RustOracle.locate();
     Path missing = temp.resolve("missing");
