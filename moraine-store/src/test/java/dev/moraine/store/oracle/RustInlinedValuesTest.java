@@ -54,6 +54,9 @@ class RustInlinedValuesTest {
   private static final long CHUNK_SEQ = 9000;
   private static final long FIRST_ROW = 1_000_000;
 
+  /** Located once: a missing binary fails every test of the class (RustOracle.locate). */
+  private static RustOracle oracle;
+
   @TempDir static Path temp;
 
   private static Path rustLake;
@@ -62,11 +65,10 @@ class RustInlinedValuesTest {
 
   @BeforeAll
   static void writeTheRustLake() throws Exception {
+    oracle = RustOracle.locate();
     rustLake = temp.resolve("rust-lake");
-    OracleTool.succeed("write", rustLake.toString());
-    JsonNode last =
-        Lakes.lastOf(
-            JsonTrees.parse(OracleTool.succeed("dump", rustLake.toString())).get("snapshots"));
+    oracle.write(rustLake);
+    JsonNode last = Lakes.lastOf(JsonTrees.parse(oracle.dump(rustLake)).get("snapshots"));
     head = last.get("record").get("snapshot_id").asLong();
     tableId = -1;
     for (JsonNode table : last.get("tables")) {
@@ -109,7 +111,7 @@ class RustInlinedValuesTest {
             v.setNull(1);
           }
         });
-    String rust = OracleTool.succeed("dump", lake.toString());
+    String rust = oracle.dump(lake);
     String java = Lakes.javaDump(lake, null);
     JsonTrees.assertSameTree("moraine-oracle dump", rust, "CatalogDump", java);
     String rows = inlinedRowsAtHead(java).toString();
@@ -133,8 +135,8 @@ class RustInlinedValuesTest {
           }
           ((Float8Vector) root.getVector("maybe")).setSafe(1, 1.5);
         });
-    OracleTool.Result rust = OracleTool.run("dump", lake.toString());
-    assertEquals(1, rust.status(), rust.stderr());
+    RustOracle.Failure rust = assertThrows(RustOracle.Failure.class, () -> oracle.dump(lake));
+    assertEquals(1, rust.exitStatus(), rust.stderr());
     assertTrue(rust.stderr().contains("does not render"), rust.stderr());
     UnrenderableValueException java =
         assertThrows(UnrenderableValueException.class, () -> Lakes.javaDump(lake, null));
