@@ -182,6 +182,20 @@ class CatalogTimeTravelTest {
     assertEquals(List.of(0, 0, 0, 1, 1, 1, 1), atEach(s -> s.tags(2).size()));
     assertEquals("orders", catalog.snapshotAt(3).tags(2).get(0).value());
     assertEquals("A", catalog.snapshotAt(5).mappings(5).get(0).nameMappings().get(0).sourceName());
+    assertEquals(List.of(0, 0, 0, 0, 0, 1, 1), atEach(s -> s.indexes(5).size()));
+    dev.moraine.core.catalog.model.IndexInfo ix = catalog.snapshotAt(6).indexes(5).get(0);
+    assertEquals("ix", ix.name());
+    assertEquals(List.of(1L), ix.columnIds());
+    assertEquals(Optional.of("ready"), ix.buildState());
+    assertEquals(
+        List.of(6L), catalog.snapshotAt(4).viewsIn(1).stream().map(v -> v.viewId()).toList());
+    assertEquals(Optional.empty(), catalog.snapshotAt(3).view(6));
+    assertEquals("m", catalog.snapshotAt(4).macro(7).orElseThrow().name());
+    assertEquals(Optional.empty(), catalog.snapshotAt(6).macro(7));
+    assertEquals(
+        List.of(7L), catalog.snapshotAt(5).macrosIn(0).stream().map(m -> m.macroId()).toList());
+    assertEquals("sales", catalog.snapshotAt(2).schema(1).orElseThrow().name());
+    assertEquals(Optional.empty(), catalog.snapshotAt(0).schema(1));
   }
 
   @Test
