@@ -83,7 +83,12 @@ final class InlineRowsReader {
             rows.put(
                 rowId,
                 new InlinedRows.Row(
-                    rowId, chunk.schemaVersion(), chunk.beginSnapshot(), names, cells));
+                    rowId,
+                    chunk.schemaVersion(),
+                    chunk.beginSnapshot(),
+                    names,
+                    schema.getFields(),
+                    cells));
           }
         }
       }

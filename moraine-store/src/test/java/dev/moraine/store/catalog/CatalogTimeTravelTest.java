@@ -225,6 +225,10 @@ class CatalogTimeTravelTest {
     assertEquals(List.of("0=10", "2=12"), rows.apply(catalog.snapshotAt(6)));
     InlinedRows.Row r = catalog.snapshotAt(6).inlinedRows(5).rows().get(0);
     assertEquals(List.of("a"), r.columns());
+    assertEquals(
+        new org.apache.arrow.vector.types.pojo.ArrowType.Int(64, true),
+        r.fields().get(0).getType());
+    assertEquals(10L, r.values().get(0));
     assertEquals(5, r.beginSnapshot());
   }
 

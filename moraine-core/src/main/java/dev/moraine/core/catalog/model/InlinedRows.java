@@ -13,15 +13,20 @@ public record InlinedRows(long tableId, List<Row> rows) {
     rows = List.copyOf(rows);
   }
 
-  /** One inlined row: its id, the chunk that holds it, its columns and values. */
+  /**
+   * One inlined row: its id, the chunk that holds it, its columns (names, and the Arrow fields they
+   * are stored as, which tell for instance a signed from an unsigned integer) and values.
+   */
   public record Row(
       long rowId,
       long schemaVersion,
       long beginSnapshot,
       List<String> columns,
+      List<org.apache.arrow.vector.types.pojo.Field> fields,
       List<Object> values) {
     public Row {
       columns = List.copyOf(columns);
+      fields = List.copyOf(fields);
       values = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(values));
     }
   }
