@@ -187,6 +187,9 @@ class CatalogTimeTravelTest {
     assertEquals("ix", ix.name());
     assertEquals(List.of(1L), ix.columnIds());
     assertEquals(Optional.of("ready"), ix.buildState());
+    assertEquals(Optional.of(ix), catalog.snapshotAt(6).index(5, 8));
+    assertEquals(Optional.of(ix), catalog.snapshotAt(6).indexByName(5, "ix"));
+    assertEquals(Optional.empty(), catalog.snapshotAt(4).index(5, 8));
     assertEquals(
         List.of(6L), catalog.snapshotAt(4).viewsIn(1).stream().map(v -> v.viewId()).toList());
     assertEquals(Optional.empty(), catalog.snapshotAt(3).view(6));
