@@ -9,7 +9,8 @@ import java.util.Optional;
  *     catalog (ignored when the store already holds one: the recorded value stands)
  * @param encrypted whether data files are encrypted, recorded at creation as above; reserved
  *     afterwards
- * @param snapshotCacheSize how many snapshot views the catalog keeps for reuse (at least 1)
+ * @param snapshotCacheSize how many snapshot views the catalog keeps for reuse (at least 1); a
+ *     count, not a weight: each cached view keeps what it has loaded
  */
 public record CatalogOptions(Optional<String> dataPath, boolean encrypted, int snapshotCacheSize) {
   /** The default number of snapshot views kept. */

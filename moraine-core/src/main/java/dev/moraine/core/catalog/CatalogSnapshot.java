@@ -321,6 +321,17 @@ public final class CatalogSnapshot {
         .toList();
   }
 
+  /** The index definition with this id on this table. */
+  public Optional<IndexInfo> index(long tableId, long indexId) {
+    return one(new EntityKey.IndexDefinition(tableId, indexId), IndexValue.class)
+        .map(Records::index);
+  }
+
+  /** The index definition with this name on this table. */
+  public Optional<IndexInfo> indexByName(long tableId, String name) {
+    return indexes(tableId).stream().filter(i -> i.name().equals(name)).findFirst();
+  }
+
   /** A table's inlined rows live at this snapshot, decoded, in row-id order (read on each call). */
   public InlinedRows inlinedRows(long tableId) {
     return load(v -> InlineRowsReader.read(v, tableId, snapshotId()));

@@ -23,7 +23,6 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.Text;
@@ -71,7 +70,6 @@ final class InlineRowsReader {
             InlineArrow.decodeChunk(
                 key, schema, value.getBody().toByteArray(), value.getRowCount(), allocator)) {
           List<String> names = schema.getFields().stream().map(Field::getName).toList();
-          List<ArrowType> types = schema.getFields().stream().map(Field::getType).toList();
           for (int k = 0; k < root.getRowCount(); k++) {
             long rowId = value.getRowIdStart() + k;
             if (!live(tombstones.get(rowId), chunk.beginSnapshot(), at)) {
@@ -85,7 +83,12 @@ final class InlineRowsReader {
             rows.put(
                 rowId,
                 new InlinedRows.Row(
-                    rowId, chunk.schemaVersion(), chunk.beginSnapshot(), names, types, cells));
+                    rowId,
+                    chunk.schemaVersion(),
+                    chunk.beginSnapshot(),
+                    names,
+                    schema.getFields(),
+                    cells));
           }
         }
       }

@@ -17,7 +17,10 @@ public interface ReadOnlyCatalog extends AutoCloseable {
    *
    * @throws UnsupportedFormatException if a migration has started on the store since it was opened
    * @throws CorruptionException if the head record is damaged
-   * @throws StoreUnavailableException, ClosedException, FencedException as for every read
+   * @throws StoreUnavailableException if the store failed; nothing changed, the call can be
+   *     repeated
+   * @throws ClosedException if the catalog or its store handle was closed
+   * @throws FencedException if the store handle was fenced by a newer writer
    */
   Head head();
 
@@ -28,7 +31,10 @@ public interface ReadOnlyCatalog extends AutoCloseable {
    *
    * @throws UnsupportedFormatException if a migration has started on the store since it was opened
    * @throws CorruptionException if the head or its snapshot record is damaged or missing
-   * @throws StoreUnavailableException, ClosedException, FencedException as for every read
+   * @throws StoreUnavailableException if the store failed; nothing changed, the call can be
+   *     repeated
+   * @throws ClosedException if the catalog or its store handle was closed
+   * @throws FencedException if the store handle was fenced by a newer writer
    */
   CatalogSnapshot snapshot();
 
@@ -37,8 +43,8 @@ public interface ReadOnlyCatalog extends AutoCloseable {
    *
    * @throws NotFoundException with {@link ErrorCode#NOT_FOUND} if the id is after the head, or
    *     {@link ErrorCode#SNAPSHOT_EXPIRED} if its record has been expired; nothing changed
-   * @throws CorruptionException, StoreUnavailableException, ClosedException, FencedException as for
-   *     every read
+   * @throws CorruptionException if the head or the snapshot record is damaged
+   * @throws StoreUnavailableException, ClosedException, FencedException as for {@link #snapshot()}
    */
   CatalogSnapshot snapshotAt(long snapshotId);
 
@@ -49,8 +55,8 @@ public interface ReadOnlyCatalog extends AutoCloseable {
    * @throws NotFoundException with {@link ErrorCode#NOT_FOUND} if the instant is before the first
    *     snapshot, or {@link ErrorCode#SNAPSHOT_EXPIRED} if the snapshots of that time have been
    *     expired; nothing changed
-   * @throws CorruptionException, StoreUnavailableException, ClosedException, FencedException as for
-   *     every read
+   * @throws CorruptionException if the head or a snapshot record is damaged
+   * @throws StoreUnavailableException, ClosedException, FencedException as for {@link #snapshot()}
    */
   CatalogSnapshot snapshotAsOf(Instant instant);
 

@@ -16,7 +16,7 @@ final class InlinedValue {
    * @throws UnrenderableValueException for a type without a JSON form in version 1 of the format
    */
   static Object json(TableInfo table, InlinedRows.Row row, int column) {
-    ArrowType type = row.types().get(column);
+    ArrowType type = row.fields().get(column).getType();
     Object cell = row.values().get(column);
     // A null is null whatever the column's type, so a null in a column of a type without a form
     // (a float, say) does not fail the dump; the Rust dump reads it the same way.

@@ -182,6 +182,23 @@ class CatalogTimeTravelTest {
     assertEquals(List.of(0, 0, 0, 1, 1, 1, 1), atEach(s -> s.tags(2).size()));
     assertEquals("orders", catalog.snapshotAt(3).tags(2).get(0).value());
     assertEquals("A", catalog.snapshotAt(5).mappings(5).get(0).nameMappings().get(0).sourceName());
+    assertEquals(List.of(0, 0, 0, 0, 0, 1, 1), atEach(s -> s.indexes(5).size()));
+    dev.moraine.core.catalog.model.IndexInfo ix = catalog.snapshotAt(6).indexes(5).get(0);
+    assertEquals("ix", ix.name());
+    assertEquals(List.of(1L), ix.columnIds());
+    assertEquals(Optional.of("ready"), ix.buildState());
+    assertEquals(Optional.of(ix), catalog.snapshotAt(6).index(5, 8));
+    assertEquals(Optional.of(ix), catalog.snapshotAt(6).indexByName(5, "ix"));
+    assertEquals(Optional.empty(), catalog.snapshotAt(4).index(5, 8));
+    assertEquals(
+        List.of(6L), catalog.snapshotAt(4).viewsIn(1).stream().map(v -> v.viewId()).toList());
+    assertEquals(Optional.empty(), catalog.snapshotAt(3).view(6));
+    assertEquals("m", catalog.snapshotAt(4).macro(7).orElseThrow().name());
+    assertEquals(Optional.empty(), catalog.snapshotAt(6).macro(7));
+    assertEquals(
+        List.of(7L), catalog.snapshotAt(5).macrosIn(0).stream().map(m -> m.macroId()).toList());
+    assertEquals("sales", catalog.snapshotAt(2).schema(1).orElseThrow().name());
+    assertEquals(Optional.empty(), catalog.snapshotAt(0).schema(1));
   }
 
   @Test
@@ -211,6 +228,10 @@ class CatalogTimeTravelTest {
     assertEquals(List.of("0=10", "2=12"), rows.apply(catalog.snapshotAt(6)));
     InlinedRows.Row r = catalog.snapshotAt(6).inlinedRows(5).rows().get(0);
     assertEquals(List.of("a"), r.columns());
+    assertEquals(
+        new org.apache.arrow.vector.types.pojo.ArrowType.Int(64, true),
+        r.fields().get(0).getType());
+    assertEquals(10L, r.values().get(0));
     assertEquals(5, r.beginSnapshot());
   }
 

@@ -17,7 +17,9 @@ import dev.moraine.core.keyspace.key.SysKey;
 import dev.moraine.core.keyspace.proto.HeadValue;
 import dev.moraine.core.keyspace.proto.SnapshotValue;
 import dev.moraine.core.keyspace.value.ValueCodec;
+import dev.moraine.core.kv.KvReader;
 import dev.moraine.core.kv.KvStore;
+import dev.moraine.core.kv.ReaderMode;
 import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.store.SlateStoreProvider;
 import java.util.ArrayList;
@@ -160,6 +162,16 @@ class DemandLoadingTest {
    */
   @Test
   void loadsRacingCommitsSeeTheirSnapshot() throws Exception {
+    loadsRacingCommits(false);
+  }
+
+  /** The same through a latest-following reader, whose loads are bracketed by head reads. */
+  @Test
+  void readerLoadsRacingCommitsSeeTheirSnapshot() throws Exception {
+    loadsRacingCommits(true);
+  }
+
+  private static void loadsRacingCommits(boolean throughReader) throws Exception {
     SlateStoreProvider provider = Stores.inMemory();
     try (KvStore store = provider.openWriter()) {
       Catalog.open(store, CatalogOptions.defaults()).close();
@@ -184,15 +196,22 @@ class DemandLoadingTest {
                           c.schemaChange(1);
                           c.put(new EntityKey.Table(1), TimeTravelLake.table(1, c.n, name, 1));
                         });
+                    if (throughReader) {
+                      store.flushWal(); // a reader sees durable writes only
+                    }
                   }
                 } catch (Throwable t) {
                   failed.set(t);
                 }
               });
+      store.flushWal();
       writer.start();
-      try {
+      try (KvReader reader = provider.openReader(ReaderMode.followLatest())) {
         for (int i = 0; i < 200; i++) {
-          try (ReadOnlyCatalog ro = Catalog.openReadOnly(store, CatalogOptions.defaults())) {
+          try (ReadOnlyCatalog ro =
+              throughReader
+                  ? Catalog.openReadOnly(reader, CatalogOptions.defaults())
+                  : Catalog.openReadOnly(store, CatalogOptions.defaults())) {
             CatalogSnapshot s = ro.snapshotAt(1);
             assertEquals(List.of("r0"), s.tables().stream().map(TableInfo::name).toList());
             assertEquals("r0", ro.snapshotAt(1).table(1).orElseThrow().name());

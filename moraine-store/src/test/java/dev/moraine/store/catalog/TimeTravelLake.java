@@ -13,6 +13,7 @@ import dev.moraine.core.keyspace.proto.DeleteFileValue;
 import dev.moraine.core.keyspace.proto.FileColumnStatsValue;
 import dev.moraine.core.keyspace.proto.FilePartitionValue;
 import dev.moraine.core.keyspace.proto.GcFileValue;
+import dev.moraine.core.keyspace.proto.IndexValue;
 import dev.moraine.core.keyspace.proto.InlineChunkRangeValue;
 import dev.moraine.core.keyspace.proto.InlineChunkValue;
 import dev.moraine.core.keyspace.proto.InlineInlineDeleteValue;
@@ -56,7 +57,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * s4 t2 dropped with all it had; main.t re-created as table 5 (column a, 1); view sales.v (6);
  *    macro main.m (7)
  * s5 option on table 5; data file 0 scheduled for deletion; mapping 2 of table 5;
- *    3 rows inlined into table 5 (ids 0..2); view v changed
+ *    3 rows inlined into table 5 (ids 0..2); view v changed; unique index ix (8) on table 5
  * s6 row 1 of table 5 deleted (tombstone); author and message; macro dropped
  * </pre>
  */
@@ -278,6 +279,20 @@ final class TimeTravelLake {
                           .setTargetFieldId(1))
                   .build());
           c.put(new EntityKey.View(6), view(6, c.n, "select 2"));
+          long index = c.catalogId();
+          c.put(
+              new EntityKey.IndexDefinition(5, index),
+              IndexValue.newBuilder()
+                  .setIndexId(index)
+                  .setTableId(5)
+                  .setBeginSnapshot(c.n)
+                  .setIndexName("ix")
+                  .addColumnIds(1)
+                  .setUnique(true)
+                  .addColumnDescending(false)
+                  .addColumnNullsFirst(false)
+                  .setBuildState("ready")
+                  .build());
           inline(c);
           c.put(
               new EntityKey.TableStats(5),

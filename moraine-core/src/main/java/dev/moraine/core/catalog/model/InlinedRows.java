@@ -1,7 +1,6 @@
 package dev.moraine.core.catalog.model;
 
 import java.util.List;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * A table's inlined rows live at a snapshot, in row-id order, decoded from their Arrow chunks.
@@ -15,21 +14,19 @@ public record InlinedRows(long tableId, List<Row> rows) {
   }
 
   /**
-   * One inlined row: its id, the chunk that holds it, its columns with their Arrow types, and its
-   * values. {@code types} tells apart what {@code getObject} does not, such as an unsigned integer
-   * (handed out as the signed value of the same bits) or a timestamp with a time zone (a {@code
-   * Long}).
+   * One inlined row: its id, the chunk that holds it, its columns (names, and the Arrow fields they
+   * are stored as, which tell for instance a signed from an unsigned integer) and values.
    */
   public record Row(
       long rowId,
       long schemaVersion,
       long beginSnapshot,
       List<String> columns,
-      List<ArrowType> types,
+      List<org.apache.arrow.vector.types.pojo.Field> fields,
       List<Object> values) {
     public Row {
       columns = List.copyOf(columns);
-      types = List.copyOf(types);
+      fields = List.copyOf(fields);
       values = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(values));
     }
   }
