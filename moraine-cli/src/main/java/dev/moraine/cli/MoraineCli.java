@@ -20,7 +20,15 @@ public final class MoraineCli {
   }
 
   static int run(String... args) {
-    return commandLine().execute(args);
+    try {
+      return commandLine().execute(args);
+    } catch (LinkageError broken) {
+      // picocli hands only Exceptions to FailureReport; a native library that cannot be loaded
+      // (missing from the jar, built for another platform) surfaces as an Error.
+      System.err.println(
+          "moraine: cannot load the native store library: " + FailureReport.describe(broken));
+      return FailureReport.FAILED;
+    }
   }
 
   /** The command line with its one-line failure reporting. */
