@@ -208,6 +208,7 @@ public final class CatalogHistory {
                     new InlinedSchemaVersion(
                         key.tableId(),
                         key.schemaVersion(),
+                        InlineRowsReader.columnNames(v, key.tableId(), key.schemaVersion()),
                         firstChunkBegin(v, key.tableId(), key.schemaVersion())));
               }
             }

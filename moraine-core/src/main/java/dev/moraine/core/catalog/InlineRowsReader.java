@@ -177,6 +177,14 @@ final class InlineRowsReader {
     return ends;
   }
 
+  /**
+   * The column names of one (table, schema version)'s inlined rows, from its Arrow schema record.
+   */
+  static List<String> columnNames(KvReadView view, long tableId, long version) {
+    String key = new InlineKey.Schema(tableId, version).printable();
+    return schema(view, tableId, version, key).getFields().stream().map(Field::getName).toList();
+  }
+
   /** The Arrow schema of one (table, schema version), following one reference hop (format 7). */
   private static Schema schema(KvReadView view, long tableId, long version, String chunkKey) {
     InlineSchemaValue value = schemaRecord(view, tableId, version, chunkKey);

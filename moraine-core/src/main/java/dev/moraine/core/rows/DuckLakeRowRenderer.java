@@ -247,14 +247,12 @@ public final class DuckLakeRowRenderer {
   static InlinedTable inlinedData(
       String name, InlinedSchemaVersion v, List<Versioned<InlinedRows.Row>> rows) {
     List<String> columns = new ArrayList<>(List.of("row_id", "begin_snapshot", "end_snapshot"));
+    columns.addAll(v.columns());
     List<List<Object>> values = new ArrayList<>();
     for (Versioned<InlinedRows.Row> r : rows) {
       InlinedRows.Row row = r.version();
       if (row.schemaVersion() != v.schemaVersion()) {
         continue;
-      }
-      if (columns.size() == 3) {
-        columns.addAll(row.columns());
       }
       List<Object> cells = new ArrayList<>();
       cells.add(row.rowId());

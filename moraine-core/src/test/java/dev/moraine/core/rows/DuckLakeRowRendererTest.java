@@ -79,11 +79,13 @@ class DuckLakeRowRendererTest {
 
   @Test
   void inlinedTables_registeredAtS_areOfRenderedTables_reachedVersions_andWrittenChunks() {
-    InlinedSchemaVersion written = new InlinedSchemaVersion(1, 2, OptionalLong.of(5));
-    InlinedSchemaVersion flushed = new InlinedSchemaVersion(1, 1, OptionalLong.empty());
-    InlinedSchemaVersion laterChunk = new InlinedSchemaVersion(1, 2, OptionalLong.of(9));
-    InlinedSchemaVersion laterVersion = new InlinedSchemaVersion(1, 4, OptionalLong.empty());
-    InlinedSchemaVersion otherTable = new InlinedSchemaVersion(7, 1, OptionalLong.empty());
+    InlinedSchemaVersion written = new InlinedSchemaVersion(1, 2, List.of(), OptionalLong.of(5));
+    InlinedSchemaVersion flushed = new InlinedSchemaVersion(1, 1, List.of(), OptionalLong.empty());
+    InlinedSchemaVersion laterChunk = new InlinedSchemaVersion(1, 2, List.of(), OptionalLong.of(9));
+    InlinedSchemaVersion laterVersion =
+        new InlinedSchemaVersion(1, 4, List.of(), OptionalLong.empty());
+    InlinedSchemaVersion otherTable =
+        new InlinedSchemaVersion(7, 1, List.of(), OptionalLong.empty());
     assertEquals(
         List.of(written, flushed),
         DuckLakeRowRenderer.registeredAt(
@@ -105,7 +107,7 @@ class DuckLakeRowRendererTest {
     InlinedTable t =
         DuckLakeRowRenderer.inlinedData(
             "ducklake_inlined_data_1_2",
-            new InlinedSchemaVersion(1, 2, OptionalLong.of(3)),
+            new InlinedSchemaVersion(1, 2, List.of("id", "name"), OptionalLong.of(3)),
             List.of(
                 new Versioned<>(kept, OptionalLong.of(5)),
                 new Versioned<>(otherVersion, OptionalLong.empty())));

@@ -133,6 +133,25 @@ class RustLakeRowsTest {
     }
   }
 
+  @Test
+  void theInlinedTable_hasItsColumns_andKeepsDeletedRowsWithAnEnd() {
+    List<InlinedTable> data =
+        rendered.values().stream()
+            .flatMap(r -> r.inlinedTables().stream())
+            .filter(t -> t.name().startsWith("ducklake_inlined_data_"))
+            .toList();
+    assertTrue(!data.isEmpty(), "the workload inlines rows");
+    for (InlinedTable t : data) {
+      assertEquals(
+          List.of("row_id", "begin_snapshot", "end_snapshot", "id", "name", "ok"),
+          t.columns(),
+          t.name());
+    }
+    assertTrue(
+        data.stream().flatMap(t -> t.rows().stream()).anyMatch(r -> r.get(2) != null),
+        "an inlined row deleted by the workload is kept with its end");
+  }
+
   /**
    * A later snapshot only ever closes rows: every versioned row rendered at S is rendered at S + 1
    * with the same values, except that its end may be S + 1; and a row S + 1 ended was open at S.

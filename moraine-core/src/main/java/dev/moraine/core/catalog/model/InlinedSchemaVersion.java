@@ -7,8 +7,17 @@ package dev.moraine.core.catalog.model;
  *
  * @param tableId the table
  * @param schemaVersion the schema version the inlined rows were written under
+ * @param columns the names of the table's columns at that version, from the Arrow schema record
  * @param firstChunkBegin the begin snapshot of the earliest insert chunk still stored under this
  *     version; empty when none is (a flush moved them all to a file)
  */
 public record InlinedSchemaVersion(
-    long tableId, long schemaVersion, java.util.OptionalLong firstChunkBegin) {}
+    long tableId,
+    long schemaVersion,
+    java.util.List<String> columns,
+    java.util.OptionalLong firstChunkBegin) {
+  /** Copies the column list. */
+  public InlinedSchemaVersion {
+    columns = java.util.List.copyOf(columns);
+  }
+}
