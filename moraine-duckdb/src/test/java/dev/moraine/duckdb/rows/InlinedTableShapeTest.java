@@ -43,6 +43,10 @@ class InlinedTableShapeTest {
 
       // A small delete from a data file is inlined into ducklake_inlined_delete_<t>.
       lake.execute("CALL ducklake_flush_inlined_data('lake')");
+      // A flush removes the inlined rows from their table (which stays registered), as the store
+      // deletes the flushed chunks: neither side can show those rows at an older snapshot later.
+      assertEquals(List.of(), lake.rows(data));
+      assertEquals(1, lake.rows("ducklake_inlined_data_tables").size());
       lake.execute("DELETE FROM t WHERE id = 2");
       assertEquals(
           List.of("file_id", "row_id", "begin_snapshot"),
