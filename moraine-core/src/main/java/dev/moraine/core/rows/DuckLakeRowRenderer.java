@@ -192,9 +192,7 @@ public final class DuckLakeRowRenderer {
         FilesScheduledForDeletionRow.DEF,
         at.scheduledDeletions().stream().map(RowMappings::scheduledDeletion).toList());
 
-    Map<String, List<DuckLakeRow>> done = new LinkedHashMap<>();
-    out.forEach((k, v) -> done.put(k, v));
-    return new DuckLakeRowSet(at.snapshotId(), done, inlined);
+    return new DuckLakeRowSet(at.snapshotId(), out, inlined);
   }
 
   /**
