@@ -181,6 +181,14 @@ public final class CatalogSnapshot {
         });
   }
 
+  /**
+   * What the lake keeps of the past as seen from this snapshot: every version begun by it, ended
+   * ones included (the rows DuckLake's own tables held right after it). Reads on each call.
+   */
+  public CatalogHistory history() {
+    return new CatalogHistory(this);
+  }
+
   // ---- schemas -------------------------------------------------------------------------------
 
   /** Every schema, by id. */
@@ -513,6 +521,11 @@ public final class CatalogSnapshot {
       known = state.updateAndGet(s -> s.withRange(prefix, loaded)).ranges().get(prefix);
     }
     return known;
+  }
+
+  /** One consistent load for {@link CatalogHistory}, with this view's error translation. */
+  <T> T loadFor(Function<KvReadView, T> body) {
+    return load(body);
   }
 
   private <T> T load(Function<KvReadView, T> body) {

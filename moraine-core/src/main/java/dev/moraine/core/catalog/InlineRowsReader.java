@@ -1,6 +1,7 @@
 package dev.moraine.core.catalog;
 
 import dev.moraine.core.catalog.model.InlinedRows;
+import dev.moraine.core.catalog.model.Versioned;
 import dev.moraine.core.keyspace.KeyspaceDataException;
 import dev.moraine.core.keyspace.inline.InlineArrow;
 import dev.moraine.core.keyspace.key.InlineKey;
@@ -15,10 +16,13 @@ import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvReadView;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -39,16 +43,65 @@ final class InlineRowsReader {
 
   static InlinedRows read(KvReadView view, long tableId, long at) {
     Map<Long, List<Long>> tombstones = tombstones(view, tableId);
-    Map<Long, Schema> schemas = new HashMap<>();
-    // row id -> the live version's row; the later chunk replaces an earlier one.
+    // row id -> the live version's row; chunks come in (begin, seq) order, so the later chunk's
+    // version replaces an earlier one.
     TreeMap<Long, InlinedRows.Row> rows = new TreeMap<>(Long::compareUnsigned);
+    eachRow(
+        view,
+        tableId,
+        at,
+        row -> {
+          if (live(tombstones.get(row.rowId()), row.beginSnapshot(), at)) {
+            rows.put(row.rowId(), row);
+          }
+        });
+    return new InlinedRows(tableId, new ArrayList<>(rows.values()));
+  }
+
+  /**
+   * Every inlined row version of a table written at or before {@code at}, live or deleted, by row
+   * id then begin snapshot: the rows of DuckLake's {@code ducklake_inlined_data_<t>_<v>} tables
+   * right after {@code at}. A version's end is the first tombstone of its row id after its begin,
+   * kept only when it is at or before {@code at}.
+   */
+  static List<Versioned<InlinedRows.Row>> readThrough(KvReadView view, long tableId, long at) {
+    Map<Long, List<Long>> tombstones = tombstones(view, tableId);
+    List<Versioned<InlinedRows.Row>> out = new ArrayList<>();
+    eachRow(
+        view,
+        tableId,
+        at,
+        row -> {
+          OptionalLong end = OptionalLong.empty();
+          for (long e : tombstones.getOrDefault(row.rowId(), List.of())) {
+            if (Long.compareUnsigned(e, row.beginSnapshot()) > 0
+                && Long.compareUnsigned(e, at) <= 0
+                && (end.isEmpty() || Long.compareUnsigned(e, end.getAsLong()) < 0)) {
+              end = OptionalLong.of(e);
+            }
+          }
+          out.add(new Versioned<>(row, end));
+        });
+    out.sort(
+        Comparator.<Versioned<InlinedRows.Row>, Long>comparing(
+                r -> r.version().rowId(), Long::compareUnsigned)
+            .thenComparing(r -> r.version().beginSnapshot(), Long::compareUnsigned));
+    return List.copyOf(out);
+  }
+
+  /**
+   * Decodes every row of every insert chunk of {@code tableId} written at or before {@code at}, in
+   * (begin snapshot, chunk seq, position) order, and hands each to {@code sink}.
+   */
+  private static void eachRow(
+      KvReadView view, long tableId, long at, Consumer<InlinedRows.Row> sink) {
+    Map<Long, Schema> schemas = new HashMap<>();
     List<KeyValue> chunks = new ArrayList<>();
     try (KvIterator it = view.scanPrefix(KeyPrefixes.inlineChunksOf(tableId))) {
       while (it.hasNext()) {
         chunks.add(it.next());
       }
     }
-    // Chunks in (begin snapshot, chunk seq) order, so a later version overwrites an earlier one.
     chunks.sort(
         (a, b) -> {
           InlineOp.InsertChunk x = op(a), y = op(b);
@@ -71,19 +124,14 @@ final class InlineRowsReader {
                 key, schema, value.getBody().toByteArray(), value.getRowCount(), allocator)) {
           List<String> names = schema.getFields().stream().map(Field::getName).toList();
           for (int k = 0; k < root.getRowCount(); k++) {
-            long rowId = value.getRowIdStart() + k;
-            if (!live(tombstones.get(rowId), chunk.beginSnapshot(), at)) {
-              continue;
-            }
             List<Object> cells = new ArrayList<>(names.size());
             for (FieldVector vector : root.getFieldVectors()) {
               Object cell = vector.getObject(k);
               cells.add(cell instanceof Text t ? t.toString() : cell);
             }
-            rows.put(
-                rowId,
+            sink.accept(
                 new InlinedRows.Row(
-                    rowId,
+                    value.getRowIdStart() + k,
                     chunk.schemaVersion(),
                     chunk.beginSnapshot(),
                     names,
@@ -93,7 +141,6 @@ final class InlineRowsReader {
         }
       }
     }
-    return new InlinedRows(tableId, new ArrayList<>(rows.values()));
   }
 
   private static InlineOp.InsertChunk op(KeyValue kv) {
@@ -128,6 +175,14 @@ final class InlineRowsReader {
       }
     }
     return ends;
+  }
+
+  /**
+   * The column names of one (table, schema version)'s inlined rows, from its Arrow schema record.
+   */
+  static List<String> columnNames(KvReadView view, long tableId, long version) {
+    String key = new InlineKey.Schema(tableId, version).printable();
+    return schema(view, tableId, version, key).getFields().stream().map(Field::getName).toList();
   }
 
   /** The Arrow schema of one (table, schema version), following one reference hop (format 7). */

@@ -113,6 +113,59 @@ final class Records {
             .toList());
   }
 
+  /**
+   * A column version with the tags begun by {@code at}; a tag's end is kept only when it is at or
+   * before {@code at} (a later end did not exist yet at {@code at}).
+   */
+  static ColumnInfo columnThrough(ColumnValue v, long at) {
+    ColumnInfo live = column(v, at);
+    List<TagEntry> tags =
+        v.getTagsList().stream()
+            .filter(t -> Long.compareUnsigned(t.getBeginSnapshot(), at) <= 0)
+            .map(t -> endedBy(columnTag(t), at))
+            .toList();
+    return new ColumnInfo(
+        live.tableId(),
+        live.columnId(),
+        live.beginSnapshot(),
+        live.columnOrder(),
+        live.name(),
+        live.type(),
+        live.initialDefault(),
+        live.defaultValue(),
+        live.nullsAllowed(),
+        live.parentColumn(),
+        live.defaultValueType(),
+        live.defaultValueDialect(),
+        tags);
+  }
+
+  /** An object's tag entries begun by {@code at}, ends after {@code at} dropped. */
+  static List<TagEntry> tagsThrough(TagValue v, long at) {
+    return v.getEntriesList().stream()
+        .filter(e -> Long.compareUnsigned(e.getBeginSnapshot(), at) <= 0)
+        .map(
+            e ->
+                endedBy(
+                    new TagEntry(
+                        e.getBeginSnapshot(),
+                        e.hasEndSnapshot()
+                            ? OptionalLong.of(e.getEndSnapshot())
+                            : OptionalLong.empty(),
+                        e.getKey(),
+                        e.getValue()),
+                    at))
+        .toList();
+  }
+
+  private static TagEntry endedBy(TagEntry t, long at) {
+    boolean endedByAt =
+        t.endSnapshot().isPresent() && Long.compareUnsigned(t.endSnapshot().getAsLong(), at) <= 0;
+    return endedByAt
+        ? t
+        : new TagEntry(t.beginSnapshot(), OptionalLong.empty(), t.key(), t.value());
+  }
+
   private static OptionalLong endOf(ColumnTag t) {
     return t.hasEndSnapshot() ? OptionalLong.of(t.getEndSnapshot()) : OptionalLong.empty();
   }

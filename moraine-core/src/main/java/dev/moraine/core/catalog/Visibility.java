@@ -57,6 +57,66 @@ final class Visibility {
     return true;
   }
 
+  /**
+   * The begin snapshot of a stored version of a versioned kind.
+   *
+   * @throws IllegalArgumentException if {@code m} is not the value of a versioned kind
+   */
+  static long beginOf(Message m) {
+    if (m instanceof SchemaValue v) {
+      return v.getBeginSnapshot();
+    } else if (m instanceof TableValue v) {
+      return v.getBeginSnapshot();
+    } else if (m instanceof ViewValue v) {
+      return v.getBeginSnapshot();
+    } else if (m instanceof ColumnValue v) {
+      return v.getBeginSnapshot();
+    } else if (m instanceof PartitionValue v) {
+      return v.getBeginSnapshot();
+    } else if (m instanceof DataFileValue v) {
+      return v.getBeginSnapshot();
+    } else if (m instanceof DeleteFileValue v) {
+      return v.getBeginSnapshot();
+    } else if (m instanceof SortValue v) {
+      return v.getBeginSnapshot();
+    } else if (m instanceof MacroValue v) {
+      return v.getBeginSnapshot();
+    } else if (m instanceof IndexValue v) {
+      return v.getBeginSnapshot();
+    }
+    throw new IllegalArgumentException("not a versioned value: " + m.getClass().getSimpleName());
+  }
+
+  /**
+   * The end snapshot of a stored version of a versioned kind, if it has one.
+   *
+   * @throws IllegalArgumentException if {@code m} is not the value of a versioned kind
+   */
+  static OptionalLong endOf(Message m) {
+    if (m instanceof SchemaValue v) {
+      return end(v.hasEndSnapshot(), v.getEndSnapshot());
+    } else if (m instanceof TableValue v) {
+      return end(v.hasEndSnapshot(), v.getEndSnapshot());
+    } else if (m instanceof ViewValue v) {
+      return end(v.hasEndSnapshot(), v.getEndSnapshot());
+    } else if (m instanceof ColumnValue v) {
+      return end(v.hasEndSnapshot(), v.getEndSnapshot());
+    } else if (m instanceof PartitionValue v) {
+      return end(v.hasEndSnapshot(), v.getEndSnapshot());
+    } else if (m instanceof DataFileValue v) {
+      return end(v.hasEndSnapshot(), v.getEndSnapshot());
+    } else if (m instanceof DeleteFileValue v) {
+      return end(v.hasEndSnapshot(), v.getEndSnapshot());
+    } else if (m instanceof SortValue v) {
+      return end(v.hasEndSnapshot(), v.getEndSnapshot());
+    } else if (m instanceof MacroValue v) {
+      return end(v.hasEndSnapshot(), v.getEndSnapshot());
+    } else if (m instanceof IndexValue v) {
+      return end(v.hasEndSnapshot(), v.getEndSnapshot());
+    }
+    throw new IllegalArgumentException("not a versioned value: " + m.getClass().getSimpleName());
+  }
+
   private static OptionalLong end(boolean present, long value) {
     return present ? OptionalLong.of(value) : OptionalLong.empty();
   }
