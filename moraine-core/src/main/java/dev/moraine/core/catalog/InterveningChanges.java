@@ -8,7 +8,9 @@ import dev.moraine.ducklake.changes.ChangeKind;
 import dev.moraine.ducklake.changes.ChangeSet;
 import dev.moraine.ducklake.changes.ChangesMade;
 import dev.moraine.ducklake.changes.ChangesMadeParseException;
+import dev.moraine.ducklake.conflict.ConflictCause;
 import dev.moraine.ducklake.conflict.ConflictMatrix;
+import dev.moraine.ducklake.conflict.ConflictRule;
 import dev.moraine.ducklake.conflict.ConflictVerdict;
 import dev.moraine.ducklake.conflict.DeleteTargets;
 import dev.moraine.ducklake.conflict.ProvisionalIds;
@@ -109,12 +111,35 @@ final class InterveningChanges {
             targets,
             SchemaIdentities.of(schemaNames),
             ProvisionalIds.from(record.getNextCatalogId()));
-    if (verdict.isBenign()) {
+    // Two creations of one table, view or macro name: the re-run decides, against the winner's
+    // catalog, and its verb reports AlreadyExists (RFC 0004, "Name collisions"); the Rust
+    // implementation classifies the same way. Schema creations stay conflicts (below).
+    List<ConflictCause> causes =
+        verdict.causes().stream()
+            .filter(
+                c ->
+                    c.rule() != ConflictRule.SAME_NAME
+                        || c.mine().kind() == ChangeKind.CREATED_SCHEMA)
+            .toList();
+    if (causes.isEmpty() && touchesSchemaList(staged.changes()) && touchesSchemaList(union)) {
+      return "commit conflict with snapshot(s) "
+          + snapshotIds
+          + " that landed first: both changed the list of schemas";
+    }
+    if (causes.isEmpty()) {
       return null;
     }
     return "commit conflict with snapshot(s) "
         + snapshotIds
         + " that landed first: "
-        + verdict.describe();
+        + new ConflictVerdict(causes).describe();
+  }
+
+  /**
+   * Whether a change set creates or drops a schema. Two commits that both do conflict, whatever the
+   * names: the schema list is classified coarsely, as in the Rust implementation.
+   */
+  private static boolean touchesSchemaList(ChangeSet changes) {
+    return changes.hasKind(ChangeKind.CREATED_SCHEMA) || changes.hasKind(ChangeKind.DROPPED_SCHEMA);
   }
 }
