@@ -80,6 +80,15 @@ final class ColumnTrees {
     return type;
   }
 
+  /** Whether a stored type name is one of the nested types. */
+  static boolean isNestedType(String stored) {
+    try {
+      return DuckLakeType.parse(stored).isNested();
+    } catch (DuckLakeTypeParseException e) {
+      return false;
+    }
+  }
+
   /** How many column records {@code defs} become: one per node of every tree. */
   static long nodeCount(List<ColumnDef> defs) {
     long n = 0;

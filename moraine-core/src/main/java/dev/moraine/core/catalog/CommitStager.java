@@ -19,7 +19,7 @@ import dev.moraine.core.keyspace.proto.TableValue;
 import dev.moraine.core.keyspace.value.ValueCodec;
 import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.ducklake.changes.ChangesMade;
-import dev.moraine.ducklake.ops.CommitShape;
+import dev.moraine.ducklake.ops.DuckLakeOperation;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -52,7 +52,7 @@ final class CommitStager {
    */
   static StagedCommit stage(
       HeadValue head, SnapshotValue premise, Transaction.Draft draft, long nowMicros) {
-    if (draft.operations().isEmpty()) {
+    if (!draft.mintsSnapshot()) {
       return stageWithoutSnapshot(head, draft);
     }
     long n = head.getSnapshotId() + 1;
@@ -61,9 +61,14 @@ final class CommitStager {
     for (StagedEntities.Change change : sortedByKey(draft.entities())) {
       stageEntity(batch, currentKeys, change, n);
     }
-    CommitShape shape = CommitShape.of(draft.operations());
-    long schemaVersion = premise.getSchemaVersion() + shape.schemaVersionIncrement();
-    if (shape.bumpsSchemaVersion()) {
+    // DuckLake bumps schema_version once per commit that changes the catalog's shape, whatever
+    // the number of changes (moraine-ducklake's per-operation effects, which CommitShape sums; the
+    // verbs create no inlined-data tables, the one case that bumps it further). CommitShape itself
+    // is not used: it refuses a compaction beside other changes, which the verb path allows, as the
+    // Rust implementation does.
+    boolean bumps = draft.operations().stream().anyMatch(DuckLakeOperation::bumpsSchemaVersion);
+    long schemaVersion = premise.getSchemaVersion() + (bumps ? 1 : 0);
+    if (bumps) {
       for (long id : draft.schemaChangedIds()) {
         put(
             batch,
@@ -91,9 +96,10 @@ final class CommitStager {
             .setNextCatalogId(draft.nextCatalogId())
             .setNextFileId(draft.nextFileId())
             .setChangesMade(changesMade == null ? "" : changesMade);
-    if (shape.bumpsSchemaVersion()) {
+    if (bumps) {
       snapshot.addAllSchemaChangedTableIds(draft.schemaChangedIds());
     }
+    snapshot.addAllDeletedDataFileIds(draft.deletedDataFileIds());
     draft.author().ifPresent(snapshot::setAuthor);
     draft.commitMessage().ifPresent(snapshot::setCommitMessage);
     draft.commitExtraInfo().ifPresent(snapshot::setCommitExtraInfo);
@@ -101,7 +107,7 @@ final class CommitStager {
     HeadValue newHead =
         HeadValue.newBuilder().setSnapshotId(n).setBatchSeq(head.getBatchSeq() + 1).build();
     put(batch, SysKey.HEAD, newHead);
-    return new StagedCommit(batch, draft.changes(), newHead, true, List.of());
+    return new StagedCommit(batch, draft.changes(), newHead, true, draft.deletedDataFileIds());
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.moraine.core.catalog;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.ColumnInfo;
 import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
 import dev.moraine.core.catalog.model.OptionScope;
 import dev.moraine.core.catalog.model.SchemaInfo;
@@ -24,6 +25,7 @@ import dev.moraine.core.keyspace.proto.SortValue;
 import dev.moraine.core.keyspace.proto.TableColumnStatsValue;
 import dev.moraine.core.keyspace.proto.TableStatsValue;
 import dev.moraine.core.keyspace.proto.TableValue;
+import dev.moraine.core.keyspace.proto.ViewValue;
 import dev.moraine.ducklake.changes.ChangeEntry;
 import dev.moraine.ducklake.changes.ChangeKind;
 import dev.moraine.ducklake.changes.ChangeSet;
@@ -63,6 +65,8 @@ public final class Transaction {
   private final List<DuckLakeOperation> operations = new ArrayList<>();
   private final ChangeSet.Builder changes = ChangeSet.builder();
   private final Set<Long> schemaChangedIds = new TreeSet<>(Long::compareUnsigned);
+  private final Set<Long> deletedDataFileIds = new TreeSet<>(Long::compareUnsigned);
+  private boolean statsChanged;
   private String author;
   private String commitMessage;
   private String commitExtraInfo;
@@ -238,7 +242,8 @@ public final class Transaction {
   }
 
   /**
-   * Renames a table within its schema.
+   * Renames a table within its schema (recorded as {@code created_table} under the new name, as
+   * stock DuckLake records a rename).
    *
    * @throws NotFoundException if the table is not live; nothing staged
    * @throws AlreadyExistsException if another table or view of the schema has that name (renaming
@@ -256,7 +261,7 @@ public final class Transaction {
     staged.put(
         new EntityKey.Table(tableId),
         table.toBuilder().setTableName(newName).setBeginSnapshot(newSnapshotId).build());
-    altered(DuckLakeOperation.RENAME_TABLE, tableId);
+    renamed(table.getSchemaId(), newName, tableId);
   }
 
   /**
@@ -519,6 +524,391 @@ public final class Transaction {
     return fileId;
   }
 
+  /**
+   * Moves a table to another schema (keeping its id, columns and files).
+   *
+   * @throws NotFoundException if the table or the schema is not live; nothing staged
+   * @throws AlreadyExistsException if the target schema has a table or view of that name; nothing
+   *     staged
+   * @throws InvalidArgumentException if the table is already in that schema; nothing staged
+   */
+  public void moveTable(long tableId, long schemaId) {
+    TableValue table = requireTable(tableId);
+    if (schema(schemaId).isEmpty()) {
+      throw notFound("schema " + Long.toUnsignedString(schemaId));
+    }
+    if (table.getSchemaId() == schemaId) {
+      throw new InvalidArgumentException("the table is already in that schema");
+    }
+    relationNameFree(schemaId, table.getTableName(), null);
+    staged.put(
+        new EntityKey.Table(tableId),
+        table.toBuilder().setSchemaId(schemaId).setBeginSnapshot(newSnapshotId).build());
+    renamed(schemaId, table.getTableName(), tableId);
+  }
+
+  /**
+   * Changes a column's type. The new type must be one DuckLake can name; whether the data files can
+   * be read under it (DuckLake allows only widening promotions) is the caller's to know.
+   *
+   * @throws NotFoundException if the table or column is not live; nothing staged
+   * @throws InvalidArgumentException for a type DuckLake cannot name, a nested type, or a column
+   *     that is nested or has fields; nothing staged
+   */
+  public void changeColumnType(long tableId, long columnId, String type) {
+    requireTable(tableId);
+    List<ColumnValue> live = columnRecords(tableId);
+    ColumnValue column = requireColumn(live, tableId, columnId);
+    ColumnDef probe = ColumnDef.of(column.getColumnName(), type);
+    ColumnTrees.validate(List.of(probe), "the column");
+    boolean hasFields =
+        live.stream().anyMatch(c -> c.hasParentColumn() && c.getParentColumn() == columnId);
+    if (hasFields || ColumnTrees.isNestedType(column.getColumnType())) {
+      throw new InvalidArgumentException("the type of a nested column cannot be changed");
+    }
+    alterColumn(column, column.toBuilder().setColumnType(ColumnTrees.storedType(probe)).build());
+    altered(DuckLakeOperation.CHANGE_COLUMN_TYPE, tableId);
+  }
+
+  /**
+   * Sets a column's default (DuckLake's textual form), or drops it when {@code value} is null.
+   *
+   * @throws NotFoundException if the table or column is not live; nothing staged
+   */
+  public void setColumnDefault(long tableId, long columnId, String value) {
+    requireTable(tableId);
+    ColumnValue column = requireColumn(columnRecords(tableId), tableId, columnId);
+    ColumnValue.Builder next = column.toBuilder();
+    if (value == null) {
+      next.clearDefaultValue();
+    } else {
+      next.setDefaultValue(value);
+    }
+    alterColumn(column, next.build());
+    altered(
+        value == null ? DuckLakeOperation.DROP_DEFAULT : DuckLakeOperation.SET_DEFAULT, tableId);
+  }
+
+  /**
+   * Allows or refuses nulls in a column ({@code SET NOT NULL} is {@code nullsAllowed = false}).
+   * Whether the existing data has nulls is the caller's to know.
+   *
+   * @throws NotFoundException if the table or column is not live; nothing staged
+   */
+  public void setColumnNullable(long tableId, long columnId, boolean nullsAllowed) {
+    requireTable(tableId);
+    ColumnValue column = requireColumn(columnRecords(tableId), tableId, columnId);
+    alterColumn(column, column.toBuilder().setNullsAllowed(nullsAllowed).build());
+    altered(
+        nullsAllowed ? DuckLakeOperation.DROP_NOT_NULL : DuckLakeOperation.SET_NOT_NULL, tableId);
+  }
+
+  private void alterColumn(ColumnValue column, ColumnValue next) {
+    staged.put(
+        new EntityKey.Column(column.getTableId(), column.getColumnId()),
+        next.toBuilder().setBeginSnapshot(newSnapshotId).build());
+  }
+
+  // ---- views -----------------------------------------------------------------------------------
+
+  /**
+   * Creates a view.
+   *
+   * @return the new view's id (from {@code next_catalog_id})
+   * @throws NotFoundException if the schema is not live; nothing staged
+   * @throws AlreadyExistsException if a table or view of that name is in the schema; nothing staged
+   * @throws InvalidArgumentException for an unusable name, or an empty dialect or SQL text; nothing
+   *     staged
+   */
+  public long createView(long schemaId, String name, String dialect, String sql) {
+    SchemaInfo schema =
+        schema(schemaId).orElseThrow(() -> notFound("schema " + Long.toUnsignedString(schemaId)));
+    Names.pathSafe("view", name);
+    Names.nonEmpty("dialect", dialect);
+    Names.nonEmpty("view SQL", sql);
+    relationNameFree(schemaId, name, null);
+    long id = nextCatalogId++;
+    staged.put(
+        new EntityKey.View(id),
+        ViewValue.newBuilder()
+            .setViewId(id)
+            .setViewUuid(UUID.randomUUID().toString())
+            .setBeginSnapshot(newSnapshotId)
+            .setSchemaId(schemaId)
+            .setViewName(name)
+            .setDialect(dialect)
+            .setSql(sql)
+            .build());
+    record(
+        DuckLakeOperation.CREATE_VIEW,
+        new ChangeEntry.ByQualifiedName(ChangeKind.CREATED_VIEW, schema.name(), name));
+    schemaChangedIds.add(id);
+    return id;
+  }
+
+  /**
+   * Replaces a view's definition.
+   *
+   * @throws NotFoundException if the view is not live; nothing staged
+   * @throws InvalidArgumentException for an empty dialect or SQL text; nothing staged
+   */
+  public void alterView(long viewId, String dialect, String sql) {
+    Names.nonEmpty("dialect", dialect);
+    Names.nonEmpty("view SQL", sql);
+    ViewValue view = requireView(viewId);
+    staged.put(
+        new EntityKey.View(viewId),
+        view.toBuilder().setDialect(dialect).setSql(sql).setBeginSnapshot(newSnapshotId).build());
+    operations.add(DuckLakeOperation.COMMENT_ON_VIEW);
+    if (!provisional(viewId)) {
+      changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_VIEW, viewId));
+    }
+    schemaChangedIds.add(viewId);
+  }
+
+  /**
+   * Renames a view. DuckLake records a rename as the creation of the view under its new name (same
+   * id), and so does this verb.
+   *
+   * @throws NotFoundException if the view is not live; nothing staged
+   * @throws AlreadyExistsException if a table or view of the schema has that name; nothing staged
+   * @throws InvalidArgumentException for an unusable name; nothing staged
+   */
+  public void renameView(long viewId, String newName) {
+    Names.pathSafe("view", newName);
+    ViewValue view = requireView(viewId);
+    relationNameFree(view.getSchemaId(), newName, null);
+    staged.put(
+        new EntityKey.View(viewId),
+        view.toBuilder().setViewName(newName).setBeginSnapshot(newSnapshotId).build());
+    SchemaInfo schema = schema(view.getSchemaId()).orElseThrow();
+    record(
+        DuckLakeOperation.RENAME_VIEW,
+        new ChangeEntry.ByQualifiedName(ChangeKind.CREATED_VIEW, schema.name(), newName));
+    schemaChangedIds.add(viewId);
+  }
+
+  /**
+   * Drops a view.
+   *
+   * @throws NotFoundException if the view is not live; nothing staged
+   */
+  public void dropView(long viewId) {
+    requireView(viewId);
+    staged.delete(new EntityKey.View(viewId));
+    record(DuckLakeOperation.DROP_VIEW, new ChangeEntry.ById(ChangeKind.DROPPED_VIEW, viewId));
+  }
+
+  private ViewValue requireView(long viewId) {
+    return staged
+        .get(new EntityKey.View(viewId), ViewValue.class)
+        .orElseThrow(() -> notFound("view " + Long.toUnsignedString(viewId)));
+  }
+
+  // ---- statistics ------------------------------------------------------------------------------
+
+  /**
+   * Overrides a table's record count and size; its next row id is kept. The commit mints a snapshot
+   * with no {@code changes_made} entry and the schema version carried forward.
+   *
+   * @throws NotFoundException if the table is not live; nothing staged
+   * @throws InvalidArgumentException for a negative count or size; nothing staged
+   * @throws CorruptionException if the table has no statistics record; nothing staged
+   */
+  public void updateTableStats(long tableId, long recordCount, long fileSizeBytes) {
+    requireTable(tableId);
+    nonNegative("record count", recordCount);
+    nonNegative("file size", fileSizeBytes);
+    TableStatsValue stats = requireStats(tableId);
+    staged.put(
+        new EntityKey.TableStats(tableId),
+        stats.toBuilder().setRecordCount(recordCount).setFileSizeBytes(fileSizeBytes).build());
+    statsChanged = true;
+  }
+
+  /**
+   * Overrides a column's table-level statistics. Empty fields are stored absent.
+   *
+   * @throws NotFoundException if the table or column is not live; nothing staged
+   */
+  public void updateColumnStats(
+      long tableId,
+      long columnId,
+      Optional<Boolean> containsNull,
+      Optional<Boolean> containsNan,
+      Optional<String> minValue,
+      Optional<String> maxValue,
+      Optional<String> extraStats) {
+    requireTable(tableId);
+    requireColumn(columnRecords(tableId), tableId, columnId);
+    if (containsNull == null
+        || containsNan == null
+        || minValue == null
+        || maxValue == null
+        || extraStats == null) {
+      throw new InvalidArgumentException("column statistics fields must not be null");
+    }
+    TableColumnStatsValue.Builder b =
+        TableColumnStatsValue.newBuilder().setTableId(tableId).setColumnId(columnId);
+    containsNull.ifPresent(b::setContainsNull);
+    containsNan.ifPresent(b::setContainsNan);
+    minValue.ifPresent(b::setMinValue);
+    maxValue.ifPresent(b::setMaxValue);
+    extraStats.ifPresent(b::setExtraStats);
+    staged.put(new EntityKey.TableColumnStats(tableId, columnId), b.build());
+    statsChanged = true;
+  }
+
+  private TableStatsValue requireStats(long tableId) {
+    return staged
+        .get(new EntityKey.TableStats(tableId), TableStatsValue.class)
+        .orElseThrow(
+            () ->
+                new CorruptionException(
+                    "table " + Long.toUnsignedString(tableId) + " has no statistics record"));
+  }
+
+  // ---- delete files and expiry -----------------------------------------------------------------
+
+  /**
+   * Registers a delete file for one live data file of the table (one live delete file per data
+   * file, as in the Rust implementation). Its id comes from {@code next_file_id}; the table's
+   * statistics are unchanged. Conflicts with a concurrent delete only when both target the same
+   * data file.
+   *
+   * @return the new delete file's id
+   * @throws NotFoundException if the table, or the target data file in it, is not live; nothing
+   *     staged
+   * @throws InvalidArgumentException for a negative count or size, more deleted rows than the data
+   *     file has, an empty path or format, or a data file that already has a live delete file;
+   *     nothing staged
+   */
+  public long registerDeleteFile(long tableId, NewDeleteFile file) {
+    if (file == null) {
+      throw new InvalidArgumentException("delete file must not be null");
+    }
+    requireTable(tableId);
+    DataFileValue target =
+        staged
+            .get(new EntityKey.DataFile(tableId, file.dataFileId()), DataFileValue.class)
+            .orElseThrow(
+                () ->
+                    notFound(
+                        "data file "
+                            + Long.toUnsignedString(file.dataFileId())
+                            + " of table "
+                            + Long.toUnsignedString(tableId)));
+    Names.nonEmpty("delete file path", file.path());
+    Names.nonEmpty("delete file format", file.format());
+    nonNegative("delete count", file.deleteCount());
+    nonNegative("file size", file.fileSizeBytes());
+    nonNegative("footer size", file.footerSize());
+    if (Long.compareUnsigned(file.deleteCount(), target.getRecordCount()) > 0) {
+      throw new InvalidArgumentException(
+          "a delete file of "
+              + file.deleteCount()
+              + " rows for a data file of "
+              + target.getRecordCount());
+    }
+    if (deleteFileRecords(tableId).stream().anyMatch(d -> d.getDataFileId() == file.dataFileId())) {
+      throw new InvalidArgumentException(
+          "data file "
+              + Long.toUnsignedString(file.dataFileId())
+              + " already has a live delete file; expire it first");
+    }
+    long id = nextFileId++;
+    DeleteFileValue.Builder value =
+        DeleteFileValue.newBuilder()
+            .setDeleteFileId(id)
+            .setTableId(tableId)
+            .setBeginSnapshot(newSnapshotId)
+            .setDataFileId(file.dataFileId())
+            .setPath(file.path())
+            .setPathIsRelative(file.pathIsRelative())
+            .setFormat(file.format())
+            .setDeleteCount(file.deleteCount())
+            .setFileSizeBytes(file.fileSizeBytes())
+            .setFooterSize(file.footerSize());
+    file.encryptionKey().ifPresent(value::setEncryptionKey);
+    staged.put(new EntityKey.DeleteFile(tableId, id), value.build());
+    deletedDataFileIds.add(file.dataFileId());
+    record(
+        DuckLakeOperation.DELETE_FILE,
+        new ChangeEntry.ById(ChangeKind.DELETED_FROM_TABLE, tableId));
+    return id;
+  }
+
+  /**
+   * Expires a data file: ends it (and any delete file targeting it) and takes its rows and bytes
+   * off the table's statistics; the next row id is kept. Recorded as {@code merge_adjacent}, the
+   * kind whose conflict profile an expiry has.
+   *
+   * @throws NotFoundException if the data file is not live in the table; nothing staged
+   */
+  public void expireDataFile(long tableId, long dataFileId) {
+    requireTable(tableId);
+    DataFileValue file =
+        staged
+            .get(new EntityKey.DataFile(tableId, dataFileId), DataFileValue.class)
+            .orElseThrow(
+                () ->
+                    notFound(
+                        "data file "
+                            + Long.toUnsignedString(dataFileId)
+                            + " of table "
+                            + Long.toUnsignedString(tableId)));
+    for (DeleteFileValue d : deleteFileRecords(tableId)) {
+      if (d.getDataFileId() == dataFileId) {
+        staged.delete(new EntityKey.DeleteFile(tableId, d.getDeleteFileId()));
+      }
+    }
+    staged.delete(new EntityKey.DataFile(tableId, dataFileId));
+    TableStatsValue stats = requireStats(tableId);
+    staged.put(
+        new EntityKey.TableStats(tableId),
+        stats.toBuilder()
+            .setRecordCount(saturatingSub(stats.getRecordCount(), file.getRecordCount()))
+            .setFileSizeBytes(saturatingSub(stats.getFileSizeBytes(), file.getFileSizeBytes()))
+            .build());
+    record(
+        DuckLakeOperation.MERGE_ADJACENT_FILES,
+        new ChangeEntry.ById(ChangeKind.MERGE_ADJACENT, tableId));
+  }
+
+  /**
+   * Expires a delete file. Recorded as {@code rewrite_delete}.
+   *
+   * @throws NotFoundException if the delete file is not live in the table; nothing staged
+   */
+  public void expireDeleteFile(long tableId, long deleteFileId) {
+    requireTable(tableId);
+    if (staged
+        .get(new EntityKey.DeleteFile(tableId, deleteFileId), DeleteFileValue.class)
+        .isEmpty()) {
+      throw notFound(
+          "delete file "
+              + Long.toUnsignedString(deleteFileId)
+              + " of table "
+              + Long.toUnsignedString(tableId));
+    }
+    staged.delete(new EntityKey.DeleteFile(tableId, deleteFileId));
+    record(
+        DuckLakeOperation.REWRITE_DELETES,
+        new ChangeEntry.ById(ChangeKind.REWRITE_DELETE, tableId));
+  }
+
+  private List<DeleteFileValue> deleteFileRecords(long tableId) {
+    return staged.list(
+        EntityKind.DELETE_FILE,
+        tableId,
+        DeleteFileValue.class,
+        v -> new EntityKey.DeleteFile(tableId, v.getDeleteFileId()));
+  }
+
+  private static long saturatingSub(long a, long b) {
+    return Long.compareUnsigned(a, b) <= 0 ? 0 : a - b;
+  }
+
   // ---- options ---------------------------------------------------------------------------------
 
   /**
@@ -583,6 +973,8 @@ public final class Transaction {
         List.copyOf(operations),
         changes.build(),
         List.copyOf(schemaChangedIds),
+        List.copyOf(deletedDataFileIds),
+        statsChanged || !operations.isEmpty(),
         nextCatalogId,
         nextFileId,
         Optional.ofNullable(author),
@@ -596,15 +988,18 @@ public final class Transaction {
   }
 
   /**
-   * One run's products: the touched entities, the DuckLake operations (which decide whether a
-   * snapshot is minted and whether {@code schema_version} grows), the change set for {@code
-   * changes_made}, the tables whose shape changed, and the advanced counters.
+   * One run's products: the touched entities, the DuckLake operations (which decide whether {@code
+   * schema_version} grows), the change set for {@code changes_made}, the tables and views whose
+   * shape changed, the data files its delete files target, whether it mints a snapshot (any verb
+   * but an option change does), and the advanced counters.
    */
   record Draft(
       List<StagedEntities.Change> entities,
       List<DuckLakeOperation> operations,
       ChangeSet changes,
       List<Long> schemaChangedIds,
+      List<Long> deletedDataFileIds,
+      boolean mintsSnapshot,
       long nextCatalogId,
       long nextFileId,
       Optional<String> author,
@@ -624,10 +1019,28 @@ public final class Transaction {
    */
   private void altered(DuckLakeOperation op, long tableId) {
     operations.add(op);
-    if (Long.compareUnsigned(tableId, premiseRecord.getNextCatalogId()) < 0) {
+    if (!provisional(tableId)) {
       changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_TABLE, tableId));
     }
     schemaChangedIds.add(tableId);
+  }
+
+  /**
+   * A table that keeps its id under a new name or in a new schema. Stock DuckLake records it as the
+   * creation of the table under its new qualified name (the Rust implementation writes {@code
+   * altered_table}; we follow DuckLake, whose text DuckLake re-reads).
+   */
+  private void renamed(long schemaId, String name, long tableId) {
+    SchemaInfo schema = schema(schemaId).orElseThrow();
+    record(
+        DuckLakeOperation.RENAME_TABLE,
+        new ChangeEntry.ByQualifiedName(ChangeKind.CREATED_TABLE, schema.name(), name));
+    schemaChangedIds.add(tableId);
+  }
+
+  /** Whether this commit numbered the id itself (it is at or above the premise's counter). */
+  private boolean provisional(long id) {
+    return Long.compareUnsigned(id, premiseRecord.getNextCatalogId()) >= 0;
   }
 
   private List<SchemaValue> schemas() {

@@ -12,6 +12,7 @@ import dev.moraine.core.catalog.model.ColumnInfo;
 import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.Head;
 import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
 import dev.moraine.core.catalog.model.OptionScope;
 import dev.moraine.core.catalog.model.SnapshotInfo;
@@ -70,7 +71,7 @@ class VerbRecordsTest {
       assertEquals(List.of(2L), c.snapshot().info().schemaChangedTableIds());
 
       c.commit(tx -> tx.renameTable(2, "t2"));
-      assertRecord(c.snapshot(), 3, "altered_table:2", 3, 3, 0);
+      assertRecord(c.snapshot(), 3, "created_table:\"s1\".\"t2\"", 3, 3, 0);
       long added = lake.catalog.commit(tx -> tx.addColumn(2, ColumnDef.of("c", "int32")));
       assertEquals(4, added);
       assertRecord(c.snapshot(), 4, "altered_table:2", 4, 3, 0);
@@ -259,6 +260,81 @@ class VerbRecordsTest {
       assertEquals(1, at.info().schemaVersion());
       assertEquals(
           List.of(0L, 5L), at.dataFiles(2).stream().map(f -> f.rowIdStart().getAsLong()).toList());
+    }
+  }
+
+  @Test
+  void columnAlters_views_stats_deletesAndExpiry_mintDuckLakesRecords() {
+    try (CommitLake lake = new CommitLake()) {
+      var c = lake.catalog;
+      c.commit(tx -> tx.createSchema("s1"));
+      c.commit(
+          tx ->
+              tx.createTable(
+                  1, "t", List.of(ColumnDef.of("a", "int32"), ColumnDef.of("b", "varchar"))));
+      c.commit(tx -> tx.changeColumnType(2, 1, "int64"));
+      assertRecord(c.snapshot(), 3, "altered_table:2", 3, 3, 0);
+      assertEquals("int64", c.snapshot().columns(2).get(0).type());
+      assertEquals("int32", c.snapshotAt(2).columns(2).get(0).type());
+      c.commit(tx -> tx.setColumnDefault(2, 2, "'x'"));
+      assertRecord(c.snapshot(), 4, "altered_table:2", 4, 3, 0);
+      assertEquals(Optional.of("'x'"), c.snapshot().columns(2).get(1).defaultValue());
+      c.commit(tx -> tx.setColumnDefault(2, 2, null));
+      assertEquals(Optional.empty(), c.snapshot().columns(2).get(1).defaultValue());
+      c.commit(tx -> tx.setColumnNullable(2, 1, false));
+      assertRecord(c.snapshot(), 6, "altered_table:2", 6, 3, 0);
+      assertFalse(c.snapshot().columns(2).get(0).nullsAllowed());
+
+      c.commit(tx -> tx.createView(1, "v1", "duckdb", "SELECT 1 AS x"));
+      assertRecord(c.snapshot(), 7, "created_view:\"s1\".\"v1\"", 7, 4, 0);
+      c.commit(tx -> tx.alterView(3, "duckdb", "SELECT 2 AS x"));
+      assertRecord(c.snapshot(), 8, "altered_view:3", 8, 4, 0);
+      c.commit(tx -> tx.renameView(3, "v2"));
+      assertRecord(c.snapshot(), 9, "created_view:\"s1\".\"v2\"", 9, 4, 0);
+      assertEquals("v1", c.snapshotAt(8).view(3).orElseThrow().name());
+      assertEquals("v2", c.snapshot().view(3).orElseThrow().name());
+      c.commit(tx -> tx.dropView(3));
+      assertRecord(c.snapshot(), 10, "dropped_view:3", 10, 4, 0);
+
+      c.commit(
+          tx -> {
+            tx.registerDataFile(2, NewDataFile.parquet("f0", 10, 100, 10));
+            tx.registerDataFile(2, NewDataFile.parquet("f1", 5, 50, 10));
+          });
+      assertRecord(c.snapshot(), 11, "inserted_into_table:2", 10, 4, 2);
+      c.commit(tx -> tx.registerDeleteFile(2, NewDeleteFile.parquet(0, "d0", 3, 20, 5)));
+      assertRecord(c.snapshot(), 12, "deleted_from_table:2", 10, 4, 3);
+      assertEquals(List.of(0L), c.snapshot().info().deletedDataFileIds());
+      assertEquals(1, c.snapshot().deleteFiles(2).size());
+      c.commit(tx -> tx.updateTableStats(2, 12, 150));
+      assertRecord(c.snapshot(), 13, "", 10, 4, 3);
+      assertEquals(12, c.snapshot().tableStats(2).orElseThrow().recordCount());
+      assertEquals(15, c.snapshot().tableStats(2).orElseThrow().nextRowId());
+      c.commit(
+          tx ->
+              tx.updateColumnStats(
+                  2,
+                  1,
+                  Optional.of(false),
+                  Optional.empty(),
+                  Optional.of("0"),
+                  Optional.of("14"),
+                  Optional.empty()));
+      assertRecord(c.snapshot(), 14, "", 10, 4, 3);
+      assertEquals(Optional.of("14"), c.snapshot().columnStats(2, 1).orElseThrow().maxValue());
+      c.commit(tx -> tx.expireDataFile(2, 0));
+      assertRecord(c.snapshot(), 15, "merge_adjacent:2", 10, 4, 3);
+      assertEquals(
+          List.of(1L), c.snapshot().dataFiles(2).stream().map(DataFileInfo::dataFileId).toList());
+      assertTrue(c.snapshot().deleteFiles(2).isEmpty(), "its delete file ends with it");
+      assertEquals(2, c.snapshot().tableStats(2).orElseThrow().recordCount());
+      c.commit(tx -> tx.registerDeleteFile(2, NewDeleteFile.parquet(1, "d1", 1, 20, 5)));
+      long deleteFile = c.snapshot().deleteFiles(2).get(0).deleteFileId();
+      c.commit(tx -> tx.expireDeleteFile(2, deleteFile));
+      assertRecord(c.snapshot(), 17, "rewrite_delete:2", 10, 4, 4);
+      c.commit(tx -> tx.moveTable(2, 0));
+      assertRecord(c.snapshot(), 18, "created_table:\"main\".\"t\"", 11, 4, 4);
+      assertEquals(0, c.snapshot().table(2).orElseThrow().schemaId());
     }
   }
 }
