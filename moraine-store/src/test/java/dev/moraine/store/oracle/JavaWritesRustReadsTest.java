@@ -7,12 +7,14 @@ import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
 import dev.moraine.core.catalog.model.OptionScope;
 import dev.moraine.core.kv.KvStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -90,11 +92,46 @@ class JavaWritesRustReadsTest {
           });
       catalog.commit(tx -> tx.unsetOption(OptionScope.global(), "data_inlining_row_limit"));
       catalog.commit(tx -> tx.dropTable(ids[3]));
+      catalog.commit(
+          tx -> {
+            tx.changeColumnType(ids[1], 1, "int128");
+            tx.setColumnDefault(ids[1], 5, "'?'");
+            tx.setColumnNullable(ids[1], 1, true);
+          });
+      catalog.commit(
+          tx -> {
+            long v = tx.createView(ids[0], "big_orders", "duckdb", "SELECT * FROM orders_v2");
+            tx.alterView(v, "duckdb", "SELECT id FROM orders_v2");
+          });
+      catalog.commit(
+          tx ->
+              tx.renameView(
+                  tx.premise().viewByName(ids[0], "big_orders").orElseThrow().viewId(),
+                  "large_orders"));
+      catalog.commit(
+          tx -> {
+            tx.registerDeleteFile(ids[1], NewDeleteFile.parquet(0, "del-a.parquet", 1, 64, 16));
+            tx.updateTableStats(ids[1], 7, 3000);
+            tx.updateColumnStats(
+                ids[1],
+                1,
+                Optional.of(false),
+                Optional.empty(),
+                Optional.of("1"),
+                Optional.of("8"),
+                Optional.empty());
+          });
+      catalog.commit(tx -> tx.expireDataFile(ids[1], 1));
+      catalog.commit(tx -> tx.expireDeleteFile(ids[1], 3));
+      catalog.commit(
+          tx ->
+              tx.dropView(tx.premise().viewByName(ids[0], "large_orders").orElseThrow().viewId()));
+      catalog.commit(tx -> tx.moveTable(ids[1], 0));
       long empty = catalog.commit(tx -> tx.createSchema("tmp"));
       catalog.commit(tx -> tx.dropSchema(tx.schemaByName("tmp").orElseThrow().schemaId()));
-      assertEquals(10, empty);
+      assertEquals(18, empty);
     }
-    assertSameAtEverySnapshot(lake, 11);
+    assertSameAtEverySnapshot(lake, 19);
   }
 
   @Test
