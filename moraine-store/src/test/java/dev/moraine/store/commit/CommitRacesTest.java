@@ -14,6 +14,7 @@ import dev.moraine.core.catalog.RetryBudgetExhaustedException;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.OptionScope;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -296,6 +297,56 @@ class CommitRacesTest {
         assertEquals(id - 1, lake.catalog.snapshotAt(id).info().nextFileId());
         assertEquals(2, lake.catalog.snapshotAt(id).info().nextCatalogId());
       }
+    }
+  }
+
+  private static void twoFiles(CommitLake lake) {
+    lake.catalog.commit(
+        tx -> {
+          long t = tx.createTable(0, "t", List.of(ColumnDef.of("x", "int64")));
+          tx.registerDataFile(t, NewDataFile.parquet("f0", 10, 10, 1));
+          tx.registerDataFile(t, NewDataFile.parquet("f1", 10, 10, 1));
+        });
+  }
+
+  @Test
+  void deletesOfDisjointDataFiles_bothLand() {
+    try (CommitLake lake = new CommitLake()) {
+      twoFiles(lake);
+      AtomicInteger runs = new AtomicInteger();
+      lake.catalog.commit(
+          racing(
+              lake,
+              1,
+              tx -> tx.registerDeleteFile(1, NewDeleteFile.parquet(0, "d0", 2, 10, 1)),
+              runs,
+              tx -> tx.registerDeleteFile(1, NewDeleteFile.parquet(1, "d1", 3, 10, 1))));
+      assertEquals(2, runs.get());
+      assertEquals(2, lake.catalog.snapshot().deleteFiles(1).size());
+      assertEquals(List.of(1L), lake.catalog.snapshot().info().deletedDataFileIds());
+    }
+  }
+
+  @Test
+  void deletesOfOneDataFile_areACommitConflict() {
+    try (CommitLake lake = new CommitLake()) {
+      twoFiles(lake);
+      CommitConflictException e =
+          assertThrows(
+              CommitConflictException.class,
+              () ->
+                  lake.catalog.commit(
+                      racing(
+                          lake,
+                          1,
+                          tx -> tx.registerDeleteFile(1, NewDeleteFile.parquet(0, "d0", 2, 10, 1)),
+                          new AtomicInteger(),
+                          tx ->
+                              tx.registerDeleteFile(
+                                  1, NewDeleteFile.parquet(0, "d0b", 3, 10, 1)))));
+      assertTrue(e.getMessage().contains("conflict"));
+      assertEquals(1, lake.catalog.snapshot().deleteFiles(1).size());
+      assertEquals("d0", lake.catalog.snapshot().deleteFiles(1).get(0).path());
     }
   }
 }
