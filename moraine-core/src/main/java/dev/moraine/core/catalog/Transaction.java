@@ -67,6 +67,7 @@ public final class Transaction {
   private final Set<Long> schemaChangedIds = new TreeSet<>(Long::compareUnsigned);
   private final Set<Long> deletedDataFileIds = new TreeSet<>(Long::compareUnsigned);
   private boolean statsChanged;
+  private boolean sealed;
   private String author;
   private String commitMessage;
   private String commitExtraInfo;
@@ -148,6 +149,7 @@ public final class Transaction {
    * @throws AlreadyExistsException if a schema of that name exists; nothing staged
    */
   public long createSchema(String name) {
+    ensureOpen();
     Names.pathSafe("schema", name);
     if (schemaByName(name).isPresent()) {
       throw new AlreadyExistsException("schema '" + name + "' already exists");
@@ -175,6 +177,7 @@ public final class Transaction {
    *     views or macros; nothing staged
    */
   public void dropSchema(long schemaId) {
+    ensureOpen();
     if (schemaId == 0) {
       throw new InvalidArgumentException("the main schema cannot be dropped");
     }
@@ -209,6 +212,7 @@ public final class Transaction {
    *     or a nested type with the wrong number of fields; nothing staged
    */
   public long createTable(long schemaId, String name, List<ColumnDef> columns) {
+    ensureOpen();
     SchemaInfo schema = schema(schemaId).orElseThrow(() -> notFound("schema " + schemaId));
     Names.pathSafe("table", name);
     relationNameFree(schemaId, name, null);
@@ -252,6 +256,7 @@ public final class Transaction {
    *     staged
    */
   public void renameTable(long tableId, String newName) {
+    ensureOpen();
     Names.pathSafe("table", newName);
     TableValue table = requireTable(tableId);
     if (table.getTableName().equals(newName)) {
@@ -273,6 +278,7 @@ public final class Transaction {
    * @throws NotFoundException if the table is not live; nothing staged
    */
   public void dropTable(long tableId) {
+    ensureOpen();
     requireTable(tableId);
     staged.delete(new EntityKey.Table(tableId));
     for (ColumnValue c : columnRecords(tableId)) {
@@ -329,6 +335,7 @@ public final class Transaction {
    *     staged
    */
   public long addColumn(long tableId, ColumnDef def) {
+    ensureOpen();
     if (def == null) {
       throw new InvalidArgumentException("column definition must not be null");
     }
@@ -358,6 +365,7 @@ public final class Transaction {
    * @throws InvalidArgumentException if it is the table's last top-level column; nothing staged
    */
   public void dropColumn(long tableId, long columnId) {
+    ensureOpen();
     requireTable(tableId);
     List<ColumnValue> live = columnRecords(tableId);
     ColumnValue column = requireColumn(live, tableId, columnId);
@@ -398,6 +406,7 @@ public final class Transaction {
    * @throws InvalidArgumentException for an empty name; nothing staged
    */
   public void renameColumn(long tableId, long columnId, String newName) {
+    ensureOpen();
     Names.nonEmpty("column", newName);
     requireTable(tableId);
     List<ColumnValue> live = columnRecords(tableId);
@@ -430,6 +439,7 @@ public final class Transaction {
    * @throws CorruptionException if the table has no statistics record; nothing staged
    */
   public long registerDataFile(long tableId, NewDataFile file) {
+    ensureOpen();
     if (file == null) {
       throw new InvalidArgumentException("data file must not be null");
     }
@@ -533,6 +543,7 @@ public final class Transaction {
    * @throws InvalidArgumentException if the table is already in that schema; nothing staged
    */
   public void moveTable(long tableId, long schemaId) {
+    ensureOpen();
     TableValue table = requireTable(tableId);
     if (schema(schemaId).isEmpty()) {
       throw notFound("schema " + Long.toUnsignedString(schemaId));
@@ -556,6 +567,7 @@ public final class Transaction {
    *     that is nested or has fields; nothing staged
    */
   public void changeColumnType(long tableId, long columnId, String type) {
+    ensureOpen();
     requireTable(tableId);
     List<ColumnValue> live = columnRecords(tableId);
     ColumnValue column = requireColumn(live, tableId, columnId);
@@ -576,6 +588,7 @@ public final class Transaction {
    * @throws NotFoundException if the table or column is not live; nothing staged
    */
   public void setColumnDefault(long tableId, long columnId, String value) {
+    ensureOpen();
     requireTable(tableId);
     ColumnValue column = requireColumn(columnRecords(tableId), tableId, columnId);
     ColumnValue.Builder next = column.toBuilder();
@@ -596,6 +609,7 @@ public final class Transaction {
    * @throws NotFoundException if the table or column is not live; nothing staged
    */
   public void setColumnNullable(long tableId, long columnId, boolean nullsAllowed) {
+    ensureOpen();
     requireTable(tableId);
     ColumnValue column = requireColumn(columnRecords(tableId), tableId, columnId);
     alterColumn(column, column.toBuilder().setNullsAllowed(nullsAllowed).build());
@@ -621,6 +635,7 @@ public final class Transaction {
    *     staged
    */
   public long createView(long schemaId, String name, String dialect, String sql) {
+    ensureOpen();
     SchemaInfo schema =
         schema(schemaId).orElseThrow(() -> notFound("schema " + Long.toUnsignedString(schemaId)));
     Names.pathSafe("view", name);
@@ -653,6 +668,7 @@ public final class Transaction {
    * @throws InvalidArgumentException for an empty dialect or SQL text; nothing staged
    */
   public void alterView(long viewId, String dialect, String sql) {
+    ensureOpen();
     Names.nonEmpty("dialect", dialect);
     Names.nonEmpty("view SQL", sql);
     ViewValue view = requireView(viewId);
@@ -675,6 +691,7 @@ public final class Transaction {
    * @throws InvalidArgumentException for an unusable name; nothing staged
    */
   public void renameView(long viewId, String newName) {
+    ensureOpen();
     Names.pathSafe("view", newName);
     ViewValue view = requireView(viewId);
     relationNameFree(view.getSchemaId(), newName, null);
@@ -694,6 +711,7 @@ public final class Transaction {
    * @throws NotFoundException if the view is not live; nothing staged
    */
   public void dropView(long viewId) {
+    ensureOpen();
     requireView(viewId);
     staged.delete(new EntityKey.View(viewId));
     record(DuckLakeOperation.DROP_VIEW, new ChangeEntry.ById(ChangeKind.DROPPED_VIEW, viewId));
@@ -716,6 +734,7 @@ public final class Transaction {
    * @throws CorruptionException if the table has no statistics record; nothing staged
    */
   public void updateTableStats(long tableId, long recordCount, long fileSizeBytes) {
+    ensureOpen();
     requireTable(tableId);
     nonNegative("record count", recordCount);
     nonNegative("file size", fileSizeBytes);
@@ -739,6 +758,7 @@ public final class Transaction {
       Optional<String> minValue,
       Optional<String> maxValue,
       Optional<String> extraStats) {
+    ensureOpen();
     requireTable(tableId);
     requireColumn(columnRecords(tableId), tableId, columnId);
     if (containsNull == null
@@ -784,6 +804,7 @@ public final class Transaction {
    *     nothing staged
    */
   public long registerDeleteFile(long tableId, NewDeleteFile file) {
+    ensureOpen();
     if (file == null) {
       throw new InvalidArgumentException("delete file must not be null");
     }
@@ -846,6 +867,7 @@ public final class Transaction {
    * @throws NotFoundException if the data file is not live in the table; nothing staged
    */
   public void expireDataFile(long tableId, long dataFileId) {
+    ensureOpen();
     requireTable(tableId);
     DataFileValue file =
         staged
@@ -881,6 +903,7 @@ public final class Transaction {
    * @throws NotFoundException if the delete file is not live in the table; nothing staged
    */
   public void expireDeleteFile(long tableId, long deleteFileId) {
+    ensureOpen();
     requireTable(tableId);
     if (staged
         .get(new EntityKey.DeleteFile(tableId, deleteFileId), DeleteFileValue.class)
@@ -921,6 +944,7 @@ public final class Transaction {
    *     encrypted} key, which only the bootstrap writes; nothing staged
    */
   public void setOption(OptionScope scope, String key, String value) {
+    ensureOpen();
     EntityKey.OptionScope entity = optionScope(scope, key);
     if (value == null) {
       throw new InvalidArgumentException("option value must not be null (unset it instead)");
@@ -938,6 +962,7 @@ public final class Transaction {
    *     staged
    */
   public void unsetOption(OptionScope scope, String key) {
+    ensureOpen();
     EntityKey.OptionScope entity = optionScope(scope, key);
     Optional<OptionScopeValue> current = staged.get(entity, OptionScopeValue.class);
     if (current.isEmpty() || !current.get().containsOptions(key)) {
@@ -959,6 +984,7 @@ public final class Transaction {
    * options) has nowhere to keep them and drops them, as DuckLake does.
    */
   public void setCommitInfo(String author, String message, String extraInfo) {
+    ensureOpen();
     this.author = author;
     this.commitMessage = message;
     this.commitExtraInfo = extraInfo;
@@ -966,8 +992,12 @@ public final class Transaction {
 
   // ---- what staging reads ----------------------------------------------------------------------
 
-  /** What this run of the closure produced, for staging. */
+  /**
+   * What this run of the closure produced, for staging. Seals the handle: a verb called after the
+   * closure returned (a handle kept past its commit) is refused instead of being silently lost.
+   */
   Draft draft() {
+    sealed = true;
     return new Draft(
         staged.changes(),
         List.copyOf(operations),
@@ -1211,6 +1241,13 @@ public final class Transaction {
           "the global option 'encrypted' is fixed when the lake is created");
     }
     return EntityKey.OptionScope.global();
+  }
+
+  private void ensureOpen() {
+    if (sealed) {
+      throw new InvalidArgumentException(
+          "this transaction handle belongs to a commit whose closure has returned");
+    }
   }
 
   private static void nonNegative(String what, long value) {

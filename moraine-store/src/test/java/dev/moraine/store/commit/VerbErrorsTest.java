@@ -10,6 +10,7 @@ import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.MoraineException;
 import dev.moraine.core.catalog.NotFoundException;
+import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
@@ -231,6 +232,15 @@ class VerbErrorsTest {
                       throw thrown;
                     }));
     assertSame(thrown, caught);
+    assertEquals(before, lake.contents());
+  }
+
+  @Test
+  void aHandleKeptPastItsCommit_refusesVerbs() {
+    Transaction[] kept = new Transaction[1];
+    lake.catalog.commit(tx -> kept[0] = tx);
+    SortedMap<String, String> before = lake.contents();
+    assertThrows(InvalidArgumentException.class, () -> kept[0].createSchema("late"));
     assertEquals(before, lake.contents());
   }
 }
