@@ -349,4 +349,52 @@ class CommitRacesTest {
       assertEquals("d0", lake.catalog.snapshot().deleteFiles(1).get(0).path());
     }
   }
+
+  @Test
+  void sixteenThreadsCreatingTables_getDistinctDenseCatalogIds() throws Exception {
+    try (CommitLake lake = new CommitLake()) {
+      int threads = 16;
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        futures.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < 3; i++) {
+                    String name = "t" + thread + "_" + i;
+                    lake.catalog.commit(
+                        tx -> {
+                          long id = tx.createTable(0, name, List.of(ColumnDef.of("x", "int64")));
+                          tx.registerDataFile(id, NewDataFile.parquet(name, 4, 8, 1));
+                        });
+                  }
+                  return null;
+                }));
+      }
+      start.countDown();
+      for (Future<?> f : futures) {
+        f.get();
+      }
+      pool.shutdown();
+      CatalogSnapshot head = lake.catalog.snapshot();
+      assertEquals(threads * 3, head.snapshotId());
+      List<Long> ids = head.tables().stream().map(t -> t.tableId()).sorted().toList();
+      List<Long> expected = new ArrayList<>();
+      for (long id = 1; id <= threads * 3; id++) {
+        expected.add(id);
+      }
+      assertEquals(expected, ids, "catalog ids are dense and distinct");
+      assertEquals(threads * 3 + 1, head.info().nextCatalogId());
+      assertEquals(threads * 3, head.info().nextFileId());
+      for (long id = 1; id <= head.snapshotId(); id++) {
+        var info = lake.catalog.snapshotAt(id).info();
+        assertEquals(id + 1, info.nextCatalogId(), "next_catalog_id at " + id);
+        assertEquals(id, info.nextFileId(), "next_file_id at " + id);
+        assertEquals(id, info.schemaVersion(), "schema_version at " + id);
+      }
+    }
+  }
 }
