@@ -186,7 +186,7 @@ public final class Transaction {
     }
     boolean occupied =
         tables().stream().anyMatch(t -> t.getSchemaId() == schemaId)
-            || !premise().viewsIn(schemaId).isEmpty()
+            || views().stream().anyMatch(v -> v.getSchemaId() == schemaId)
             || !premise().macrosIn(schemaId).isEmpty();
     if (occupied) {
       throw new InvalidArgumentException(
@@ -1083,6 +1083,11 @@ public final class Transaction {
         EntityKind.TABLE, null, TableValue.class, v -> new EntityKey.Table(v.getTableId()));
   }
 
+  private List<ViewValue> views() {
+    return staged.list(
+        EntityKind.VIEW, null, ViewValue.class, v -> new EntityKey.View(v.getViewId()));
+  }
+
   private Optional<TableValue> liveTable(long tableId) {
     return staged.get(new EntityKey.Table(tableId), TableValue.class);
   }
@@ -1146,7 +1151,8 @@ public final class Transaction {
                         t.getSchemaId() == schemaId
                             && Names.same(t.getTableName(), name)
                             && (self == null || t.getTableId() != self))
-            || premise().viewsIn(schemaId).stream().anyMatch(v -> Names.same(v.name(), name));
+            || views().stream()
+                .anyMatch(v -> v.getSchemaId() == schemaId && Names.same(v.getViewName(), name));
     if (taken) {
       throw new AlreadyExistsException("a table or view named '" + name + "' already exists");
     }

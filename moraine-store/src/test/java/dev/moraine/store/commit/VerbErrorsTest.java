@@ -199,6 +199,25 @@ class VerbErrorsTest {
   }
 
   @Test
+  void aViewCreatedInTheClosure_takesItsName_andHoldsItsSchema() {
+    refused(
+        AlreadyExistsException.class,
+        ErrorCode.ALREADY_EXISTS,
+        tx -> {
+          tx.createView(schema, "v", "duckdb", "SELECT 1");
+          tx.createTable(schema, "V", List.of(ColumnDef.of("a", "int64")));
+        });
+    refused(
+        InvalidArgumentException.class,
+        ErrorCode.INVALID_ARGUMENT,
+        tx -> {
+          long s2 = tx.createSchema("s2");
+          tx.createView(s2, "v", "duckdb", "SELECT 1");
+          tx.dropSchema(s2);
+        });
+  }
+
+  @Test
   void otherRefusals_areInvalid() {
     refused(InvalidArgumentException.class, ErrorCode.INVALID_ARGUMENT, tx -> tx.dropSchema(0));
     refused(
