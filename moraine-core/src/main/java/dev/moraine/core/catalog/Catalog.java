@@ -15,6 +15,35 @@ public interface Catalog extends ReadOnlyCatalog {
   boolean createdByThisOpen();
 
   /**
+   * Runs {@code body} and lands what it did as one atomic commit; the body may run more than once
+   * and must have no side effects outside the {@link Transaction} it is given. It runs again when a
+   * concurrent commit took the head first without conflicting with it (up to 10 attempts, waiting 2
+   * ms doubling to 50 ms, with jitter, between them), each time against the new head, so that names
+   * and premises are re-validated against what actually won.
+   *
+   * <p>When the call returns, the commit is applied and durable. A body that stages nothing, or
+   * only changes that cancel out, writes nothing and returns the head's snapshot id (DuckLake mints
+   * no snapshot for an empty transaction). A body that only sets or unsets options mints no
+   * snapshot either: it advances the head's batch sequence and returns the head's snapshot id.
+   *
+   * @return the id of the snapshot the commit minted, or of the head it left standing
+   * @throws RuntimeException whatever the body throws, unchanged (a verb's typed error included);
+   *     nothing was written
+   * @throws InvalidArgumentException if {@code body} is null; nothing was written
+   * @throws CommitConflictException if a concurrent commit made a change this commit conflicts with
+   *     by DuckLake's rules; nothing was written
+   * @throws RetryBudgetExhaustedException if every attempt was overtaken by concurrent commits;
+   *     nothing was written
+   * @throws CommitOutcomeUnknownException if the store failed after the commit reached it: the
+   *     commit is either wholly there or wholly absent; reconcile before repeating it
+   * @throws StoreUnavailableException if the store failed before the commit reached it; nothing was
+   *     written
+   * @throws FencedException, ClosedException if the handle is dead; nothing was written
+   * @throws CorruptionException if the premise's records do not decode; nothing was written
+   */
+  long commit(CommitBody body);
+
+  /**
    * Opens the catalog in a writer store, creating it first when the store is empty.
    *
    * <p>On an empty store, the bootstrap of RFC 0002 §11 is written as one transaction that

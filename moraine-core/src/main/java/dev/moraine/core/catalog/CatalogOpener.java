@@ -33,7 +33,7 @@ final class CatalogOpener {
     boolean created =
         KvErrors.translate("opening the catalog", () -> ensureCatalog(store, options));
     CatalogReads reads = new CatalogReads(ReadSource.of(store), options);
-    return new WriterCatalog(reads, created);
+    return new WriterCatalog(reads, new CommitRunner(store, reads), created);
   }
 
   static ReadOnlyCatalog openReadOnly(KvReader reader, CatalogOptions options) {
@@ -138,14 +138,21 @@ final class CatalogOpener {
     }
   }
 
-  /** The writer catalog: reads for now; commits come with the commit path. */
+  /** The writer catalog: reads, and commits through the commit loop. */
   private static final class WriterCatalog implements Catalog {
     private final CatalogReads reads;
+    private final CommitRunner commits;
     private final boolean created;
 
-    WriterCatalog(CatalogReads reads, boolean created) {
+    WriterCatalog(CatalogReads reads, CommitRunner commits, boolean created) {
       this.reads = reads;
+      this.commits = commits;
       this.created = created;
+    }
+
+    @Override
+    public long commit(CommitBody body) {
+      return commits.commit(body);
     }
 
     @Override

@@ -98,6 +98,27 @@ final class CatalogReads {
     return view;
   }
 
+  /**
+   * The view at {@code head}, whose snapshot record the caller read as {@code record}: the held
+   * head view when it stands at exactly that head, otherwise a new one (carrying what the held view
+   * loaded, refreshed through the changelogs in between), installed as the head view. The commit
+   * path calls this with the head it read through its store transaction, so the premise it hands
+   * the closure is the state that transaction's conflict check protects.
+   */
+  CatalogSnapshot viewAtHead(HeadValue head, SnapshotValue record) {
+    ensureOpen();
+    CatalogSnapshot held = headView.get();
+    if (held != null && held.head().equals(toHead(head))) {
+      return held;
+    }
+    CatalogSnapshot view =
+        load(
+            "reading the head snapshot",
+            v -> new CatalogSnapshot(this, record, toHead(head), carried(v, held, head)));
+    install(view);
+    return view;
+  }
+
   /** Makes {@code view} the head view unless a newer one is already there; caches it by id. */
   private void install(CatalogSnapshot view) {
     views.put(view.snapshotId(), view);

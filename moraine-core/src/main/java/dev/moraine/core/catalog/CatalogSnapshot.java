@@ -541,6 +541,18 @@ public final class CatalogSnapshot {
     return snapshot;
   }
 
+  /** The stored record of {@code entity} at this snapshot, for the commit path's premise reads. */
+  <T extends Message> Optional<T> recordOf(EntityKey entity, Class<T> type) {
+    return one(entity, type);
+  }
+
+  /**
+   * Every stored record of a kind (of one table when {@code tableId} is given) at this snapshot.
+   */
+  <T extends Message> List<T> recordsOf(EntityKind kind, Long tableId, Class<T> type) {
+    return all(kind, tableId, type);
+  }
+
   Head head() {
     return head;
   }

@@ -27,5 +27,15 @@ public enum ErrorCode {
   /** An argument is outside what the method accepts. */
   INVALID_ARGUMENT,
   /** A defect inside this library: a store call was refused as malformed. */
-  INTERNAL
+  INTERNAL,
+  /** A commit named an entity that already exists (a schema, a table or view, a column). */
+  ALREADY_EXISTS,
+  /**
+   * A concurrent commit changed what this commit depends on; nothing of this commit was written.
+   */
+  COMMIT_CONFLICT,
+  /** A commit lost every allowed attempt to concurrent commits; nothing of it was written. */
+  RETRY_BUDGET_EXHAUSTED,
+  /** A commit failed after it reached the store; whether it landed is not known. */
+  COMMIT_OUTCOME_UNKNOWN
 }

@@ -1,0 +1,203 @@
+package dev.moraine.core.catalog;
+
+import dev.moraine.core.keyspace.proto.HeadValue;
+import dev.moraine.core.keyspace.proto.SnapshotValue;
+import dev.moraine.core.kv.KvOutcomeUnknownException;
+import dev.moraine.core.kv.KvStore;
+import dev.moraine.core.kv.KvTransaction;
+import dev.moraine.core.kv.KvTransactionConflictException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The commit loop of RFC 0004 as built (docs/rfcs/0004-commit-core.md): per attempt, open a store
+ * transaction, read the head and its snapshot record through it, run the closure against that
+ * premise, stage, submit, and on a lost head race classify what won and either re-run or stop.
+ *
+ * <p>Why one store transaction per attempt, opened before the head is read: SlateDB refuses the
+ * commit of a transaction any of whose written keys another write committed after the transaction
+ * began. Every commit writes {@code sys/head}, so any commit that lands between this attempt's head
+ * read and its submission makes the submission fail, and nothing of it is written. The premise the
+ * closure saw is therefore exactly the state this attempt's write follows, or the write does not
+ * happen. Reads of the premise itself go through the catalog's snapshot views; a view can only be
+ * newer than the head read, never older, and a newer state means a commit landed after the
+ * transaction began, which again makes the submission fail.
+ *
+ * <p>Thread-safe: commits from any number of threads race only in the store, which arbitrates by
+ * the rule above; this class keeps no mutable state.
+ */
+final class CommitRunner {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitRunner.class);
+
+  /** How many attempts a commit gets before it reports an exhausted budget. */
+  static final int MAX_ATTEMPTS = 10;
+
+  private static final long BACKOFF_BASE_MICROS = 2_000;
+  private static final long BACKOFF_CAP_MICROS = 50_000;
+
+  private final KvStore store;
+  private final CatalogReads reads;
+
+  CommitRunner(KvStore store, CatalogReads reads) {
+    this.store = store;
+    this.reads = reads;
+  }
+
+  long commit(CommitBody body) {
+    if (body == null) {
+      throw new InvalidArgumentException("the commit body must not be null");
+    }
+    HeadValue firstHead = null;
+    List<Long> lostTo = new ArrayList<>();
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      if (attempt > 0) {
+        sleep(backoffMicros(attempt));
+      }
+      Attempt result = attempt(body);
+      if (result.landed()) {
+        return result.snapshotId();
+      }
+      if (firstHead == null) {
+        firstHead = result.premiseHead();
+      }
+      lostTo.addAll(result.winners());
+    }
+    String lost = lostTo.isEmpty() ? "batches that minted no snapshot" : "snapshots " + lostTo;
+    LOG.warn(
+        "commit gave up after {} attempts; it started at head snapshot {} and lost to {}",
+        MAX_ATTEMPTS,
+        Long.toUnsignedString(firstHead.getSnapshotId()),
+        lost);
+    throw new RetryBudgetExhaustedException(
+        "commit gave up after "
+            + MAX_ATTEMPTS
+            + " attempts, each overtaken by other commits; it started at head snapshot "
+            + Long.toUnsignedString(firstHead.getSnapshotId())
+            + " and was overtaken by "
+            + lost
+            + "; nothing of it was written");
+  }
+
+  /** The outcome of one attempt that did not throw. */
+  private record Attempt(
+      boolean landed, long snapshotId, HeadValue premiseHead, List<Long> winners) {}
+
+  private Attempt attempt(CommitBody body) {
+    reads.ensureOpen();
+    HeadValue head;
+    StagedCommit staged;
+    CatalogSnapshot premise;
+    try (KvTransaction tx = KvErrors.translate("beginning a commit", store::begin)) {
+      SnapshotValue record;
+      try {
+        head = CatalogReads.readHead(tx);
+        record = CatalogReads.readSnapshot(tx, head.getSnapshotId());
+      } catch (RuntimeException e) {
+        throw KvErrors.map("reading the head for a commit", e);
+      }
+      if (record == null) {
+        throw new CorruptionException(
+            "the head names snapshot "
+                + Long.toUnsignedString(head.getSnapshotId())
+                + " but its record is missing");
+      }
+      premise = reads.viewAtHead(head, record);
+      Transaction handle = new Transaction(premise, record);
+      // The closure's exceptions reach the caller as they are; closing the store transaction
+      // discards anything buffered (nothing is, yet: staging follows the closure).
+      body.run(handle);
+      staged = CommitStager.stage(head, record, handle.draft(), nowMicros());
+      if (staged.isEmpty()) {
+        return new Attempt(true, head.getSnapshotId(), head, List.of());
+      }
+      try {
+        tx.putAll(staged.batch());
+      } catch (RuntimeException e) {
+        throw KvErrors.map("staging a commit", e);
+      }
+      try {
+        tx.commit();
+      } catch (KvTransactionConflictException lost) {
+        List<Long> winners = classify(head, premise, record, staged);
+        return new Attempt(false, 0, head, winners);
+      } catch (KvOutcomeUnknownException unknown) {
+        throw unknownOutcome(staged, unknown);
+      } catch (RuntimeException e) {
+        // Refused before anything was handed over (closed, fenced, invalid): nothing written.
+        throw KvErrors.map("committing", e);
+      }
+    }
+    // Applied; now durable. Any failure from here on leaves the commit possibly durable.
+    try {
+      store.flushWal();
+    } catch (RuntimeException e) {
+      throw unknownOutcome(staged, e);
+    }
+    return new Attempt(true, staged.newHead().getSnapshotId(), head, List.of());
+  }
+
+  /**
+   * After a lost race: the commits that won it, classified against this attempt's change set.
+   * Returns the winners' snapshot ids when the race was benign; throws {@link
+   * CommitConflictException} when it was not.
+   */
+  private List<Long> classify(
+      HeadValue premiseHead, CatalogSnapshot premise, SnapshotValue record, StagedCommit staged) {
+    if (!staged.mintsSnapshot()) {
+      // Options are last-write-wins: an options-only commit never conflicts.
+      return List.of();
+    }
+    InterveningChanges intervening =
+        reads.load(
+            "reading the commits that won a race",
+            v -> InterveningChanges.read(v, premiseHead.getSnapshotId()));
+    String conflict = intervening.conflictWith(staged, premise, record);
+    if (conflict != null) {
+      throw new CommitConflictException(conflict);
+    }
+    return intervening.snapshotIds();
+  }
+
+  private static CommitOutcomeUnknownException unknownOutcome(
+      StagedCommit staged, RuntimeException cause) {
+    return new CommitOutcomeUnknownException(
+        "the commit of "
+            + (staged.mintsSnapshot()
+                ? "snapshot " + Long.toUnsignedString(staged.newHead().getSnapshotId())
+                : "option changes")
+            + " failed after it reached the store; it may or may not have landed: "
+            + cause.getMessage(),
+        cause);
+  }
+
+  /**
+   * The wait before attempt {@code attempt} (1-based retries): 2 ms doubling per retry, capped at
+   * 50 ms, plus up to 2 ms of jitter so that two committers that just collided do not retry in
+   * step.
+   */
+  static long backoffMicros(int attempt) {
+    long step = Math.min(BACKOFF_CAP_MICROS, BACKOFF_BASE_MICROS << Math.min(attempt - 1, 20));
+    return step + ThreadLocalRandom.current().nextLong(BACKOFF_BASE_MICROS);
+  }
+
+  private static void sleep(long micros) {
+    try {
+      TimeUnit.MICROSECONDS.sleep(micros);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreUnavailableException(
+          "interrupted while waiting to retry a commit; nothing of it was written");
+    }
+  }
+
+  private static long nowMicros() {
+    Instant now = Clock.systemUTC().instant();
+    return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000L;
+  }
+}

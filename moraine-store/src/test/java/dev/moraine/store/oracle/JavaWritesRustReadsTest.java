@@ -1,0 +1,193 @@
+package dev.moraine.store.oracle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewDeleteFile;
+import dev.moraine.core.catalog.model.NewFileColumnStats;
+import dev.moraine.core.catalog.model.OptionScope;
+import dev.moraine.core.kv.KvStore;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Lakes written through our verbs are the crate's lakes: {@code moraine-oracle check} opens them
+ * (the crate validates the format, the head and every record it reads) and its dump equals {@link
+ * dev.moraine.core.dump.CatalogDump}'s, whole and at every snapshot id.
+ */
+class JavaWritesRustReadsTest {
+  private static RustOracle oracle;
+
+  @TempDir static Path temp;
+
+  @BeforeAll
+  static void locate() {
+    oracle = RustOracle.locate();
+  }
+
+  @Test
+  void everyVerb_writesWhatTheCrateReads_atEverySnapshot() throws Exception {
+    Path lake = temp.resolve("verbs");
+    try (KvStore store = Lakes.provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      long[] ids = new long[4];
+      catalog.commit(tx -> ids[0] = tx.createSchema("sales"));
+      catalog.commit(
+          tx ->
+              ids[1] =
+                  tx.createTable(
+                      ids[0],
+                      "orders",
+                      List.of(
+                          ColumnDef.of("id", "int64").notNull(),
+                          ColumnDef.of("amount", "decimal(18,3)").withDefault("0"),
+                          ColumnDef.nested(
+                              "addr",
+                              "struct",
+                              ColumnDef.of("city", "varchar"),
+                              ColumnDef.nested("tags", "list", ColumnDef.of("element", "varchar"))),
+                          ColumnDef.nested(
+                              "attrs",
+                              "map",
+                              ColumnDef.of("key", "varchar"),
+                              ColumnDef.of("value", "int32")))));
+      catalog.commit(
+          tx -> {
+            tx.registerDataFile(
+                ids[1],
+                NewDataFile.parquet("a.parquet", 3, 1024, 200)
+                    .withColumnStats(
+                        List.of(
+                            NewFileColumnStats.of(1, 40, 3, 0, "1", "3"),
+                            NewFileColumnStats.of(2, 60, 3, 1, "0.500", "9.250"))));
+            tx.registerDataFile(ids[1], NewDataFile.parquet("b.parquet", 5, 2048, 300));
+            tx.setCommitInfo("ana", "first load", "{\"job\":7}");
+          });
+      catalog.commit(tx -> tx.renameTable(ids[1], "orders_v2"));
+      catalog.commit(tx -> ids[2] = tx.addColumn(ids[1], ColumnDef.of("note", "varchar")));
+      catalog.commit(tx -> tx.renameColumn(ids[1], ids[2], "remark"));
+      catalog.commit(tx -> tx.dropColumn(ids[1], 2));
+      catalog.commit(
+          tx -> {
+            tx.setOption(OptionScope.global(), "data_inlining_row_limit", "10");
+            tx.setOption(new OptionScope.Table(ids[1]), "target_file_size", "1MB");
+          });
+      catalog.commit(
+          tx -> {
+            ids[3] = tx.createTable(0, "scratch", List.of(ColumnDef.of("x", "int32")));
+            tx.registerDataFile(ids[3], NewDataFile.parquet("s.parquet", 7, 512, 100));
+          });
+      catalog.commit(tx -> tx.unsetOption(OptionScope.global(), "data_inlining_row_limit"));
+      catalog.commit(tx -> tx.dropTable(ids[3]));
+      catalog.commit(
+          tx -> {
+            tx.changeColumnType(ids[1], 1, "int128");
+            tx.setColumnDefault(ids[1], 5, "'?'");
+            tx.setColumnNullable(ids[1], 1, true);
+          });
+      catalog.commit(
+          tx -> {
+            long v = tx.createView(ids[0], "big_orders", "duckdb", "SELECT * FROM orders_v2");
+            tx.alterView(v, "duckdb", "SELECT id FROM orders_v2");
+          });
+      catalog.commit(
+          tx ->
+              tx.renameView(
+                  tx.premise().viewByName(ids[0], "big_orders").orElseThrow().viewId(),
+                  "large_orders"));
+      catalog.commit(
+          tx -> {
+            tx.registerDeleteFile(ids[1], NewDeleteFile.parquet(0, "del-a.parquet", 1, 64, 16));
+            tx.updateTableStats(ids[1], 7, 3000);
+            tx.updateColumnStats(
+                ids[1],
+                1,
+                Optional.of(false),
+                Optional.empty(),
+                Optional.of("1"),
+                Optional.of("8"),
+                Optional.empty());
+          });
+      catalog.commit(tx -> tx.expireDataFile(ids[1], 1));
+      catalog.commit(tx -> tx.expireDeleteFile(ids[1], 3));
+      catalog.commit(
+          tx ->
+              tx.dropView(tx.premise().viewByName(ids[0], "large_orders").orElseThrow().viewId()));
+      catalog.commit(tx -> tx.moveTable(ids[1], 0));
+      long empty = catalog.commit(tx -> tx.createSchema("tmp"));
+      catalog.commit(tx -> tx.dropSchema(tx.schemaByName("tmp").orElseThrow().schemaId()));
+      assertEquals(18, empty);
+    }
+    assertSameAtEverySnapshot(lake, 19);
+  }
+
+  @Test
+  void eightConcurrentCommitters_writeALakeTheCrateReadsTheSame() throws Exception {
+    Path lake = temp.resolve("concurrent");
+    try (KvStore store = Lakes.provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      long shared =
+          catalog.commit(tx -> tx.createTable(0, "events", List.of(ColumnDef.of("v", "int64"))));
+      long sharedTable = catalog.snapshot().tableByName(0, "events").orElseThrow().tableId();
+      assertEquals(1, shared);
+      ExecutorService pool = Executors.newFixedThreadPool(8);
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        int thread = t;
+        futures.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < 4; i++) {
+                    int n = i;
+                    catalog.commit(
+                        tx ->
+                            tx.registerDataFile(
+                                sharedTable,
+                                NewDataFile.parquet(
+                                    "t" + thread + "-" + n + ".parquet", 10 + thread, 100, 10)));
+                  }
+                  catalog.commit(
+                      tx ->
+                          tx.createTable(0, "own_" + thread, List.of(ColumnDef.of("x", "int32"))));
+                  return null;
+                }));
+      }
+      start.countDown();
+      for (Future<?> f : futures) {
+        f.get();
+      }
+      pool.shutdown();
+      assertEquals(1 + 8 * 5, catalog.head().snapshotId());
+    }
+    assertSameAtEverySnapshot(lake, 41);
+  }
+
+  private static void assertSameAtEverySnapshot(Path lake, long expectedHead) throws Exception {
+    String rust = oracle.check(lake);
+    String java = Lakes.javaDump(lake, null);
+    JsonTrees.assertSameTree("moraine-oracle check", rust, "CatalogDump", java);
+    JsonNode dump = JsonTrees.parse(rust);
+    assertEquals(expectedHead, dump.get("head").asLong());
+    for (long id = 0; id <= expectedHead; id++) {
+      String rustAt = oracle.dumpAt(lake, id);
+      String javaAt = Lakes.javaDump(lake, id);
+      JsonTrees.assertSameTree(
+          "moraine-oracle dump --at " + id, rustAt, "CatalogDump at " + id, javaAt);
+    }
+  }
+}
