@@ -79,9 +79,13 @@ fn arrow_failure(error: arrow::error::ArrowError) -> moraine::Error {
 }
 
 /// Decodes rows' chunks once each: rows of one chunk share one body.
+///
+/// The cache is keyed by the address of the shared body, and keeps that body
+/// alive beside its batch: once a body were freed, a later chunk could be
+/// allocated at the same address and be served the earlier chunk's rows.
 #[derive(Default)]
 pub struct RowRenderer {
-    batches: HashMap<*const Vec<u8>, RecordBatch>,
+    batches: HashMap<*const Vec<u8>, (Arc<Vec<u8>>, RecordBatch)>,
 }
 
 impl RowRenderer {
@@ -96,9 +100,10 @@ impl RowRenderer {
                     row.row_id
                 )
             })?;
-            self.batches.insert(key, batch);
+            self.batches
+                .insert(key, (Arc::clone(&row.chunk_body), batch));
         }
-        let batch = &self.batches[&key];
+        let batch = &self.batches[&key].1;
         let offset = usize::try_from(row.offset_in_chunk)
             .ok()
             .filter(|offset| *offset < batch.num_rows())
