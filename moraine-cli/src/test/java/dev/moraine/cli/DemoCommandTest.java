@@ -28,6 +28,8 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -70,9 +72,8 @@ class DemoCommandTest {
     Path lake = dir.resolve("lake");
     Run run = run("demo", "--dir", lake.toString(), "--files", "24", "--rows", "50");
     assertEquals(0, run.status(), run.out() + run.err());
-    assertTrue(
-        run.out().contains("OK: " + DemoCommand.EXPECTATIONS + " of 9 expectations held"),
-        run.out());
+    assertEquals(9, DemoCommand.EXPECTATIONS);
+    assertTrue(run.out().contains("OK: 9 of 9 expectations held"), run.out());
     assertEquals(DemoCommand.EXPECTATIONS, count(run.out(), "   [ok] "), run.out());
     assertEquals(0, count(run.out(), "[FAILED]"), run.out());
     assertTrue(run.out().contains("24/24 files committed"), run.out());
@@ -119,9 +120,33 @@ class DemoCommandTest {
     assertTrue(again.out().contains("[ok] the table's record count is 80"), again.out());
   }
 
+  private static DataFileInfo file(long id, long rowIdStart, long records) {
+    return new DataFileInfo(
+        1,
+        id,
+        1,
+        OptionalLong.empty(),
+        "f" + id,
+        true,
+        "parquet",
+        records,
+        100,
+        10,
+        OptionalLong.of(rowIdStart),
+        OptionalLong.empty(),
+        Optional.empty(),
+        OptionalLong.empty(),
+        OptionalLong.empty(),
+        List.of());
+  }
+
   @Test
-  void denseRowIds_refusesAGapAnOverlapAndAnEmptyTable() {
-    assertFalse(DemoCommand.denseRowIds(List.of(), 0));
+  void denseRowIds_acceptsOnlyRangesThatTileZeroToTheRowCount() {
+    assertTrue(DemoCommand.denseRowIds(List.of(file(2, 10, 5), file(1, 0, 10)), 15));
+    assertFalse(DemoCommand.denseRowIds(List.of(file(1, 0, 10), file(2, 11, 5)), 16), "gap");
+    assertFalse(DemoCommand.denseRowIds(List.of(file(1, 0, 10), file(2, 9, 5)), 14), "overlap");
+    assertFalse(DemoCommand.denseRowIds(List.of(file(1, 0, 10)), 11), "short of the count");
+    assertFalse(DemoCommand.denseRowIds(List.of(), 0), "an empty table");
   }
 
   @Test
