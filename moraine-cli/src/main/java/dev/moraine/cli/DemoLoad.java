@@ -41,8 +41,10 @@ final class DemoLoad {
    * Writes and registers the files, printing a progress line every {@code files / 8} commits.
    *
    * @return the registrations, in file order
-   * @throws IllegalStateException if a worker failed (its cause is the failure); the files
-   *     registered before it stay registered
+   * @throws CliFailure if a worker could not write or read its Parquet file; the files registered
+   *     before it stay registered, and the workers still running are interrupted
+   * @throws RuntimeException a worker's commit failure as the catalog raised it (a {@code
+   *     MoraineException}), with the same consequences
    */
   List<Registered> run(String runId, int files, int rows, int threads) throws InterruptedException {
     int step = Math.max(1, files / 8);
@@ -73,14 +75,23 @@ final class DemoLoad {
         try {
           landed.add(f.get());
         } catch (ExecutionException failed) {
-          throw new IllegalStateException(
-              FailureReport.describe(failed.getCause()), failed.getCause());
+          throw unwrap(failed.getCause());
         }
       }
       return landed;
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  private static RuntimeException unwrap(Throwable cause) {
+    if (cause instanceof RuntimeException unchecked) {
+      return unchecked;
+    }
+    if (cause instanceof Error error) {
+      throw error;
+    }
+    return new CliFailure("a Parquet file could not be written or read: " + cause.getMessage());
   }
 
   private Registered writeAndRegister(String runId, int n, int rows) throws IOException {
