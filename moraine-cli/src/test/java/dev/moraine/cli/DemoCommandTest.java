@@ -30,6 +30,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -107,6 +108,37 @@ class DemoCommandTest {
               .sum();
       assertEquals(24 * 10, cityNulls);
     }
+  }
+
+  /** The Rust reference tool, built by moraine-store's cargo step in this reactor. */
+  private static Path oracleBinary() {
+    String configured = System.getProperty("moraine.oracle.binary");
+    return configured != null
+        ? Path.of(configured)
+        : Path.of("..", "moraine-store", "native", "target", "release", "moraine-oracle")
+            .toAbsolutePath()
+            .normalize();
+  }
+
+  @Test
+  void demoLake_dumpsTheSameInTheRustImplementation() throws Exception {
+    Path lake = dir.resolve("lake");
+    assertEquals(0, run("demo", "-d", lake.toString(), "--files", "8", "--rows", "20").status());
+    Run java = run("dump", lake.toString());
+    assertEquals(0, java.status(), java.err());
+    assertTrue(java.out().contains("\"head\":9"), java.out());
+
+    Path binary = oracleBinary();
+    assertTrue(Files.isExecutable(binary), "moraine-oracle is not built at " + binary);
+    Path rustOut = dir.resolve("rust.json");
+    Process oracle =
+        new ProcessBuilder(binary.toString(), "dump", lake.toString())
+            .redirectOutput(rustOut.toFile())
+            .redirectError(dir.resolve("rust.err").toFile())
+            .start();
+    assertTrue(oracle.waitFor(2, TimeUnit.MINUTES), "moraine-oracle did not finish");
+    assertEquals(0, oracle.exitValue(), Files.readString(dir.resolve("rust.err")));
+    assertEquals(java.out().strip(), Files.readString(rustOut).strip());
   }
 
   @Test
