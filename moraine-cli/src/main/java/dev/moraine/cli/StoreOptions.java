@@ -18,8 +18,9 @@ final class StoreOptions {
 
   @Option(
       names = "--path",
-      description = "Path of the catalog store inside the directory (default: ${DEFAULT-VALUE}).",
-      defaultValue = "catalog")
+      description =
+          "Path of the catalog's database inside the directory (default: the directory itself).",
+      defaultValue = "")
   String storePath;
 
   /** The store at the chosen location, with the WAL flush timer off: the caller flushes. */
