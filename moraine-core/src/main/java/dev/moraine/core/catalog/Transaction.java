@@ -5,7 +5,9 @@ import dev.moraine.core.catalog.model.ColumnInfo;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.OptionScope;
+import dev.moraine.core.catalog.model.PartitionKey;
 import dev.moraine.core.catalog.model.SchemaInfo;
+import dev.moraine.core.catalog.model.SortKey;
 import dev.moraine.core.catalog.model.TableInfo;
 import dev.moraine.core.catalog.model.TableStats;
 import dev.moraine.core.keyspace.key.EntityKey;
@@ -48,6 +50,7 @@ public final class Transaction {
   private final ViewVerbs views;
   private final StatsVerbs stats;
   private final OptionVerbs options;
+  private final PartitionAndSortVerbs layout;
   private boolean sealed;
   private String author;
   private String commitMessage;
@@ -64,6 +67,7 @@ public final class Transaction {
     this.views = new ViewVerbs(state);
     this.stats = new StatsVerbs(state);
     this.options = new OptionVerbs(state);
+    this.layout = new PartitionAndSortVerbs(state);
   }
 
   // ---- reads -----------------------------------------------------------------------------------
@@ -303,6 +307,62 @@ public final class Transaction {
   public void setColumnNullable(long tableId, long columnId, boolean nullsAllowed) {
     ensureOpen();
     columnVerbs.setNullable(tableId, columnId, nullsAllowed);
+  }
+
+  // ---- partition and sort keys -----------------------------------------------------------------
+
+  /**
+   * Sets a table's partition key ({@code ALTER TABLE ... SET PARTITIONED BY}), replacing the live
+   * one, which ends into history (files written under it keep naming it). The new spec's id comes
+   * from {@code next_catalog_id}; data files registered afterwards must carry one partition value
+   * per key. Recorded as {@code altered_table} with a {@code schema_versions} record.
+   *
+   * @return the new partition spec's id
+   * @throws NotFoundException if the table, or a column a key names, is not live; nothing staged
+   * @throws InvalidArgumentException for no keys (reset instead), a null key, an empty transform,
+   *     or one column named twice; nothing staged
+   */
+  public long setPartitionKey(long tableId, List<PartitionKey> keys) {
+    ensureOpen();
+    return layout.setPartitioning(tableId, keys);
+  }
+
+  /**
+   * Unpartitions a table ({@code ALTER TABLE ... RESET PARTITIONED BY}): its live partition spec
+   * ends into history. Recorded as {@code altered_table} with a {@code schema_versions} record.
+   *
+   * @throws NotFoundException if the table is not live or has no partition key; nothing staged
+   */
+  public void resetPartitionKey(long tableId) {
+    ensureOpen();
+    layout.resetPartitioning(tableId);
+  }
+
+  /**
+   * Sets a table's sort key ({@code ALTER TABLE ... SET SORTED BY}), replacing the live one, which
+   * ends into history. The new spec's id comes from {@code next_catalog_id}. Recorded as {@code
+   * altered_table}; {@code schema_version} grows but no {@code schema_versions} record is written,
+   * as stock DuckLake does.
+   *
+   * @return the new sort spec's id
+   * @throws NotFoundException if the table is not live; nothing staged
+   * @throws InvalidArgumentException for no keys (reset instead), a null key, or an empty
+   *     expression, dialect, direction or null order; nothing staged
+   */
+  public long setSortKey(long tableId, List<SortKey> keys) {
+    ensureOpen();
+    return layout.setSorting(tableId, keys);
+  }
+
+  /**
+   * Unsorts a table ({@code ALTER TABLE ... RESET SORTED BY}): its live sort spec ends into
+   * history. Recorded like {@link #setSortKey}.
+   *
+   * @throws NotFoundException if the table is not live or has no sort key; nothing staged
+   */
+  public void resetSortKey(long tableId) {
+    ensureOpen();
+    layout.resetSorting(tableId);
   }
 
   // ---- views -----------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
 import dev.moraine.core.catalog.model.OptionScope;
+import dev.moraine.core.catalog.model.PartitionKey;
+import dev.moraine.core.catalog.model.SortKey;
 import dev.moraine.core.kv.KvStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -130,8 +132,33 @@ class JavaWritesRustReadsTest {
       long empty = catalog.commit(tx -> tx.createSchema("tmp"));
       catalog.commit(tx -> tx.dropSchema(tx.schemaByName("tmp").orElseThrow().schemaId()));
       assertEquals(18, empty);
+      // Partition and sort keys: set, a file under the spec, replace, reset; and both set on a
+      // table created in the same commit.
+      catalog.commit(
+          tx ->
+              tx.setPartitionKey(
+                  ids[1], List.of(PartitionKey.identity(1), new PartitionKey(10, "identity"))));
+      catalog.commit(
+          tx ->
+              tx.registerDataFile(
+                  ids[1],
+                  NewDataFile.parquet("p.parquet", 2, 700, 90)
+                      .withPartitionValues(List.of("7", "x"))));
+      catalog.commit(tx -> tx.setPartitionKey(ids[1], List.of(new PartitionKey(1, "bucket(4)"))));
+      catalog.commit(
+          tx -> tx.setSortKey(ids[1], List.of(new SortKey("id", "duckdb", "DESC", "NULLS_FIRST"))));
+      catalog.commit(tx -> tx.resetSortKey(ids[1]));
+      catalog.commit(tx -> tx.resetPartitionKey(ids[1]));
+      long layout =
+          catalog.commit(
+              tx -> {
+                long t = tx.createTable(0, "laid_out", List.of(ColumnDef.of("k", "int32")));
+                tx.setPartitionKey(t, List.of(new PartitionKey(1, "identity")));
+                tx.setSortKey(t, List.of(new SortKey("k", "duckdb", "ASC", "NULLS_LAST")));
+              });
+      assertEquals(26, layout);
     }
-    assertSameAtEverySnapshot(lake, 19);
+    assertSameAtEverySnapshot(lake, 26);
   }
 
   @Test
