@@ -44,7 +44,7 @@ final class SchemaVerbs {
     boolean occupied =
         s.tables().stream().anyMatch(t -> t.getSchemaId() == schemaId)
             || s.views().stream().anyMatch(v -> v.getSchemaId() == schemaId)
-            || !s.staged.premise().macrosIn(schemaId).isEmpty();
+            || s.macros().stream().anyMatch(m -> m.getSchemaId() == schemaId);
     if (occupied) {
       throw new InvalidArgumentException(
           "schema " + Long.toUnsignedString(schemaId) + " still holds tables, views or macros");

@@ -4,6 +4,7 @@ import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.ColumnInfo;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
+import dev.moraine.core.catalog.model.NewMacro;
 import dev.moraine.core.catalog.model.OptionScope;
 import dev.moraine.core.catalog.model.PartitionKey;
 import dev.moraine.core.catalog.model.SchemaInfo;
@@ -51,6 +52,7 @@ public final class Transaction {
   private final StatsVerbs stats;
   private final OptionVerbs options;
   private final PartitionAndSortVerbs layout;
+  private final MacroVerbs macros;
   private boolean sealed;
   private String author;
   private String commitMessage;
@@ -68,6 +70,7 @@ public final class Transaction {
     this.stats = new StatsVerbs(state);
     this.options = new OptionVerbs(state);
     this.layout = new PartitionAndSortVerbs(state);
+    this.macros = new MacroVerbs(state);
   }
 
   // ---- reads -----------------------------------------------------------------------------------
@@ -413,6 +416,38 @@ public final class Transaction {
   public void dropView(long viewId) {
     ensureOpen();
     views.drop(viewId);
+  }
+
+  // ---- macros ----------------------------------------------------------------------------------
+
+  /**
+   * Creates a scalar or table macro ({@code CREATE MACRO}) with its implementations, numbered from
+   * 0 in the order given, and their parameters, numbered likewise. Its id comes from {@code
+   * next_catalog_id}. Recorded as {@code created_scalar_macro} or {@code created_table_macro};
+   * {@code schema_version} grows, with no {@code schema_versions} record.
+   *
+   * @return the new macro's id
+   * @throws NotFoundException if the schema is not live; nothing staged
+   * @throws AlreadyExistsException if the schema has a macro of that name (case-insensitive) and
+   *     type; nothing staged
+   * @throws InvalidArgumentException for an empty name, no implementations, implementations of
+   *     different types, a type other than {@code scalar} or {@code table}, an empty dialect or SQL
+   *     text, or an incomplete parameter; nothing staged
+   */
+  public long createMacro(long schemaId, String name, NewMacro macro) {
+    ensureOpen();
+    return macros.create(schemaId, name, macro);
+  }
+
+  /**
+   * Drops a macro ({@code DROP MACRO} or {@code DROP MACRO TABLE}): its record ends into history.
+   * Recorded as {@code dropped_scalar_macro} or {@code dropped_table_macro} by its type.
+   *
+   * @throws NotFoundException if the macro is not live; nothing staged
+   */
+  public void dropMacro(long macroId) {
+    ensureOpen();
+    macros.drop(macroId);
   }
 
   // ---- statistics ------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import dev.moraine.core.keyspace.key.EntityKind;
 import dev.moraine.core.keyspace.proto.ColumnValue;
 import dev.moraine.core.keyspace.proto.DataFileValue;
 import dev.moraine.core.keyspace.proto.DeleteFileValue;
+import dev.moraine.core.keyspace.proto.MacroValue;
 import dev.moraine.core.keyspace.proto.PartitionValue;
 import dev.moraine.core.keyspace.proto.SchemaValue;
 import dev.moraine.core.keyspace.proto.SnapshotValue;
@@ -112,6 +113,11 @@ final class VerbState {
   List<ViewValue> views() {
     return staged.list(
         EntityKind.VIEW, null, ViewValue.class, v -> new EntityKey.View(v.getViewId()));
+  }
+
+  List<MacroValue> macros() {
+    return staged.list(
+        EntityKind.MACRO, null, MacroValue.class, v -> new EntityKey.Macro(v.getMacroId()));
   }
 
   Optional<TableValue> liveTable(long tableId) {

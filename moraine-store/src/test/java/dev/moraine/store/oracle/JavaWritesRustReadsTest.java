@@ -9,6 +9,7 @@ import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
+import dev.moraine.core.catalog.model.NewMacro;
 import dev.moraine.core.catalog.model.OptionScope;
 import dev.moraine.core.catalog.model.PartitionKey;
 import dev.moraine.core.catalog.model.SortKey;
@@ -157,8 +158,36 @@ class JavaWritesRustReadsTest {
                 tx.setSortKey(t, List.of(new SortKey("k", "duckdb", "ASC", "NULLS_LAST")));
               });
       assertEquals(26, layout);
+      // Macros: scalar (two implementations, a default) and table, then both dropped.
+      long[] macro = new long[2];
+      catalog.commit(
+          tx ->
+              macro[0] =
+                  tx.createMacro(
+                      ids[0],
+                      "plus",
+                      new NewMacro(
+                          List.of(
+                              NewMacro.Implementation.scalar(
+                                  "x + 1", NewMacro.Parameter.of("x", "unknown")),
+                              new NewMacro.Implementation(
+                                  "duckdb",
+                                  "x + y",
+                                  NewMacro.SCALAR,
+                                  List.of(
+                                      NewMacro.Parameter.of("x", "unknown"),
+                                      new NewMacro.Parameter(
+                                          "y", "unknown", Optional.of("2"), "INTEGER")))))));
+      catalog.commit(
+          tx ->
+              macro[1] =
+                  tx.createMacro(
+                      ids[0], "plus", NewMacro.of(NewMacro.Implementation.table("SELECT 1 AS y"))));
+      catalog.commit(tx -> tx.dropMacro(macro[0]));
+      long lastMacro = catalog.commit(tx -> tx.dropMacro(macro[1]));
+      assertEquals(30, lastMacro);
     }
-    assertSameAtEverySnapshot(lake, 26);
+    assertSameAtEverySnapshot(lake, 30);
   }
 
   @Test
