@@ -11,6 +11,7 @@ import dev.moraine.core.catalog.model.SchemaInfo;
 import dev.moraine.core.catalog.model.SortKey;
 import dev.moraine.core.catalog.model.TableInfo;
 import dev.moraine.core.catalog.model.TableStats;
+import dev.moraine.core.catalog.model.TagTarget;
 import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.proto.SchemaValue;
 import dev.moraine.core.keyspace.proto.SnapshotValue;
@@ -53,6 +54,7 @@ public final class Transaction {
   private final OptionVerbs options;
   private final PartitionAndSortVerbs layout;
   private final MacroVerbs macros;
+  private final TagVerbs tags;
   private boolean sealed;
   private String author;
   private String commitMessage;
@@ -71,6 +73,7 @@ public final class Transaction {
     this.options = new OptionVerbs(state);
     this.layout = new PartitionAndSortVerbs(state);
     this.macros = new MacroVerbs(state);
+    this.tags = new TagVerbs(state);
   }
 
   // ---- reads -----------------------------------------------------------------------------------
@@ -448,6 +451,44 @@ public final class Transaction {
   public void dropMacro(long macroId) {
     ensureOpen();
     macros.drop(macroId);
+  }
+
+  // ---- comments and tags -----------------------------------------------------------------------
+
+  /**
+   * Sets a tag on a table, view or column: the key's live entry, if any, ends at this commit's
+   * snapshot and the new value begins there. Recorded as stock DuckLake records {@code COMMENT ON}:
+   * {@code altered_table} (table or column) or {@code altered_view}, with {@code schema_version}
+   * grown and no {@code schema_versions} record. A column's record is overwritten in place.
+   *
+   * @throws NotFoundException if the table, view or column is not live; nothing staged
+   * @throws InvalidArgumentException for a null target, an empty key or a null value; nothing
+   *     staged
+   */
+  public void setTag(TagTarget target, String key, String value) {
+    ensureOpen();
+    tags.set(target, key, value);
+  }
+
+  /**
+   * Removes a tag: its live entry ends at this commit's snapshot. Recorded like {@link #setTag}.
+   *
+   * @throws NotFoundException if the target is not live or has no live tag with that key; nothing
+   *     staged
+   * @throws InvalidArgumentException for a null target or an empty key; nothing staged
+   */
+  public void removeTag(TagTarget target, String key) {
+    ensureOpen();
+    tags.remove(target, key);
+  }
+
+  /**
+   * Sets the comment of a table, view or column ({@code COMMENT ON ... IS 'text'}): the tag with
+   * key {@code comment}, as DuckLake keeps it. Recorded and refused like {@link #setTag}.
+   */
+  public void setComment(TagTarget target, String comment) {
+    ensureOpen();
+    tags.set(target, "comment", comment);
   }
 
   // ---- statistics ------------------------------------------------------------------------------

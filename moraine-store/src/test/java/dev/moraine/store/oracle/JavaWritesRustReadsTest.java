@@ -13,6 +13,7 @@ import dev.moraine.core.catalog.model.NewMacro;
 import dev.moraine.core.catalog.model.OptionScope;
 import dev.moraine.core.catalog.model.PartitionKey;
 import dev.moraine.core.catalog.model.SortKey;
+import dev.moraine.core.catalog.model.TagTarget;
 import dev.moraine.core.kv.KvStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -186,8 +187,30 @@ class JavaWritesRustReadsTest {
       catalog.commit(tx -> tx.dropMacro(macro[0]));
       long lastMacro = catalog.commit(tx -> tx.dropMacro(macro[1]));
       assertEquals(30, lastMacro);
+      // Comments and tags: on a table, a nested column, a view; replaced, then removed.
+      long[] view = new long[1];
+      catalog.commit(
+          tx -> {
+            view[0] = tx.createView(0, "tagged", "duckdb", "SELECT 1 AS x");
+            tx.setComment(new TagTarget.View(view[0]), "new view");
+          });
+      catalog.commit(tx -> tx.setComment(new TagTarget.Table(ids[1]), "the orders"));
+      catalog.commit(
+          tx -> {
+            tx.setComment(new TagTarget.Column(ids[1], 4), "a city");
+            tx.setTag(new TagTarget.Column(ids[1], 4), "pii", "no");
+          });
+      catalog.commit(tx -> tx.setComment(new TagTarget.View(view[0]), "a view"));
+      catalog.commit(tx -> tx.setComment(new TagTarget.Table(ids[1]), "all orders"));
+      catalog.commit(
+          tx -> {
+            tx.removeTag(new TagTarget.Column(ids[1], 4), "pii");
+            tx.removeTag(new TagTarget.Table(ids[1]), "comment");
+          });
+      long lastTag = catalog.commit(tx -> tx.renameColumn(ids[1], 4, "town"));
+      assertEquals(37, lastTag);
     }
-    assertSameAtEverySnapshot(lake, 30);
+    assertSameAtEverySnapshot(lake, 37);
   }
 
   @Test
