@@ -4,39 +4,22 @@ import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.ColumnInfo;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
-import dev.moraine.core.catalog.model.NewFileColumnStats;
+import dev.moraine.core.catalog.model.NewMacro;
 import dev.moraine.core.catalog.model.OptionScope;
+import dev.moraine.core.catalog.model.PartitionKey;
 import dev.moraine.core.catalog.model.SchemaInfo;
+import dev.moraine.core.catalog.model.SortKey;
 import dev.moraine.core.catalog.model.TableInfo;
 import dev.moraine.core.catalog.model.TableStats;
+import dev.moraine.core.catalog.model.TagTarget;
 import dev.moraine.core.keyspace.key.EntityKey;
-import dev.moraine.core.keyspace.key.EntityKind;
-import dev.moraine.core.keyspace.proto.ColumnValue;
-import dev.moraine.core.keyspace.proto.DataFileValue;
-import dev.moraine.core.keyspace.proto.DeleteFileValue;
-import dev.moraine.core.keyspace.proto.FileColumnStatsValue;
-import dev.moraine.core.keyspace.proto.FilePartitionValue;
-import dev.moraine.core.keyspace.proto.IndexValue;
-import dev.moraine.core.keyspace.proto.OptionScopeValue;
-import dev.moraine.core.keyspace.proto.PartitionValue;
 import dev.moraine.core.keyspace.proto.SchemaValue;
 import dev.moraine.core.keyspace.proto.SnapshotValue;
-import dev.moraine.core.keyspace.proto.SortValue;
-import dev.moraine.core.keyspace.proto.TableColumnStatsValue;
 import dev.moraine.core.keyspace.proto.TableStatsValue;
-import dev.moraine.core.keyspace.proto.TableValue;
-import dev.moraine.core.keyspace.proto.ViewValue;
-import dev.moraine.ducklake.changes.ChangeEntry;
-import dev.moraine.ducklake.changes.ChangeKind;
 import dev.moraine.ducklake.changes.ChangeSet;
 import dev.moraine.ducklake.ops.DuckLakeOperation;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.UUID;
 
 /**
  * The handle a commit closure receives: the premise snapshot the commit builds on, and the verbs.
@@ -57,27 +40,40 @@ import java.util.UUID;
  * the closure's return.
  */
 public final class Transaction {
+  // Every verb area works on the one VerbState below; the handle is confined to the thread
+  // running the closure, so none of this is shared or guarded.
+  private final VerbState state;
   private final StagedEntities staged;
-  private final SnapshotValue premiseRecord;
-  private final long newSnapshotId;
-  private long nextCatalogId;
-  private long nextFileId;
-  private final List<DuckLakeOperation> operations = new ArrayList<>();
-  private final ChangeSet.Builder changes = ChangeSet.builder();
-  private final Set<Long> schemaChangedIds = new TreeSet<>(Long::compareUnsigned);
-  private final Set<Long> deletedDataFileIds = new TreeSet<>(Long::compareUnsigned);
-  private boolean statsChanged;
+  private final SchemaVerbs schemas;
+  private final TableVerbs tables;
+  private final ColumnVerbs columnVerbs;
+  private final DataFileVerbs dataFiles;
+  private final DeleteAndExpiryVerbs deletes;
+  private final ViewVerbs views;
+  private final StatsVerbs stats;
+  private final OptionVerbs options;
+  private final PartitionAndSortVerbs layout;
+  private final MacroVerbs macros;
+  private final TagVerbs tags;
   private boolean sealed;
   private String author;
   private String commitMessage;
   private String commitExtraInfo;
 
   Transaction(CatalogSnapshot premise, SnapshotValue premiseRecord) {
-    this.staged = new StagedEntities(premise);
-    this.premiseRecord = premiseRecord;
-    this.newSnapshotId = premiseRecord.getSnapshotId() + 1;
-    this.nextCatalogId = premiseRecord.getNextCatalogId();
-    this.nextFileId = premiseRecord.getNextFileId();
+    this.state = new VerbState(premise, premiseRecord);
+    this.staged = state.staged;
+    this.schemas = new SchemaVerbs(state);
+    this.columnVerbs = new ColumnVerbs(state);
+    this.tables = new TableVerbs(state, columnVerbs);
+    this.dataFiles = new DataFileVerbs(state);
+    this.deletes = new DeleteAndExpiryVerbs(state);
+    this.views = new ViewVerbs(state);
+    this.stats = new StatsVerbs(state);
+    this.options = new OptionVerbs(state);
+    this.layout = new PartitionAndSortVerbs(state);
+    this.macros = new MacroVerbs(state);
+    this.tags = new TagVerbs(state);
   }
 
   // ---- reads -----------------------------------------------------------------------------------
@@ -89,7 +85,7 @@ public final class Transaction {
 
   /** The snapshot id this commit will mint if it lands as a snapshot-minting commit. */
   public long newSnapshotId() {
-    return newSnapshotId;
+    return state.newSnapshotId;
   }
 
   /** The schema with this id, as this closure sees it. */
@@ -100,7 +96,7 @@ public final class Transaction {
   /** The schema with this name (case-insensitive), as this closure sees it. */
   public Optional<SchemaInfo> schemaByName(String name) {
     Names.nonEmpty("schema", name);
-    return schemas().stream()
+    return state.schemas().stream()
         .filter(s -> Names.same(s.getSchemaName(), name))
         .findFirst()
         .map(Records::schema);
@@ -108,13 +104,13 @@ public final class Transaction {
 
   /** The table with this id, as this closure sees it. */
   public Optional<TableInfo> table(long tableId) {
-    return liveTable(tableId).map(Records::table);
+    return state.liveTable(tableId).map(Records::table);
   }
 
   /** The table with this name (case-insensitive) in this schema, as this closure sees it. */
   public Optional<TableInfo> tableByName(long schemaId, String name) {
     Names.nonEmpty("table", name);
-    return tables().stream()
+    return state.tables().stream()
         .filter(t -> t.getSchemaId() == schemaId && Names.same(t.getTableName(), name))
         .findFirst()
         .map(Records::table);
@@ -122,13 +118,13 @@ public final class Transaction {
 
   /** The live columns of a table, nested fields included, ordered by column order. */
   public List<ColumnInfo> columns(long tableId) {
-    return columnRecords(tableId).stream()
+    return state.columnRecords(tableId).stream()
         .sorted(
             (a, b) ->
                 a.getColumnOrder() != b.getColumnOrder()
                     ? Long.compareUnsigned(a.getColumnOrder(), b.getColumnOrder())
                     : Long.compareUnsigned(a.getColumnId(), b.getColumnId()))
-        .map(c -> Records.column(c, newSnapshotId))
+        .map(c -> Records.column(c, state.newSnapshotId))
         .toList();
   }
 
@@ -150,23 +146,7 @@ public final class Transaction {
    */
   public long createSchema(String name) {
     ensureOpen();
-    Names.pathSafe("schema", name);
-    if (schemaByName(name).isPresent()) {
-      throw new AlreadyExistsException("schema '" + name + "' already exists");
-    }
-    long id = nextCatalogId++;
-    staged.put(
-        new EntityKey.Schema(id),
-        SchemaValue.newBuilder()
-            .setSchemaId(id)
-            .setSchemaUuid(UUID.randomUUID().toString())
-            .setBeginSnapshot(newSnapshotId)
-            .setSchemaName(name)
-            .setPath(name + "/")
-            .setPathIsRelative(true)
-            .build());
-    record(DuckLakeOperation.CREATE_SCHEMA, new ChangeEntry.BySchemaName(name));
-    return id;
+    return schemas.create(name);
   }
 
   /**
@@ -178,24 +158,7 @@ public final class Transaction {
    */
   public void dropSchema(long schemaId) {
     ensureOpen();
-    if (schemaId == 0) {
-      throw new InvalidArgumentException("the main schema cannot be dropped");
-    }
-    if (schema(schemaId).isEmpty()) {
-      throw notFound("schema " + Long.toUnsignedString(schemaId));
-    }
-    boolean occupied =
-        tables().stream().anyMatch(t -> t.getSchemaId() == schemaId)
-            || views().stream().anyMatch(v -> v.getSchemaId() == schemaId)
-            || !premise().macrosIn(schemaId).isEmpty();
-    if (occupied) {
-      throw new InvalidArgumentException(
-          "schema " + Long.toUnsignedString(schemaId) + " still holds tables, views or macros");
-    }
-    staged.delete(new EntityKey.Schema(schemaId));
-    staged.delete(new EntityKey.OptionScope(EntityKey.OptionScope.SCHEMA, schemaId));
-    record(
-        DuckLakeOperation.DROP_SCHEMA, new ChangeEntry.ById(ChangeKind.DROPPED_SCHEMA, schemaId));
+    schemas.drop(schemaId);
   }
 
   // ---- tables ----------------------------------------------------------------------------------
@@ -213,36 +176,7 @@ public final class Transaction {
    */
   public long createTable(long schemaId, String name, List<ColumnDef> columns) {
     ensureOpen();
-    SchemaInfo schema = schema(schemaId).orElseThrow(() -> notFound("schema " + schemaId));
-    Names.pathSafe("table", name);
-    relationNameFree(schemaId, name, null);
-    if (columns == null || columns.isEmpty()) {
-      throw new InvalidArgumentException("table '" + name + "' needs at least one column");
-    }
-    ColumnTrees.validate(columns, "table '" + name + "'");
-    long id = nextCatalogId++;
-    staged.put(
-        new EntityKey.Table(id),
-        TableValue.newBuilder()
-            .setTableId(id)
-            .setTableUuid(UUID.randomUUID().toString())
-            .setBeginSnapshot(newSnapshotId)
-            .setSchemaId(schemaId)
-            .setTableName(name)
-            .setPath(name + "/")
-            .setPathIsRelative(true)
-            .setNextColumnId(ColumnTrees.nodeCount(columns) + 1)
-            .build());
-    long[] counters = {1, 1}; // next column id, next column order
-    for (ColumnDef def : columns) {
-      stageColumnTree(id, def, null, counters);
-    }
-    staged.put(new EntityKey.TableStats(id), TableStatsValue.newBuilder().setTableId(id).build());
-    record(
-        DuckLakeOperation.CREATE_TABLE,
-        new ChangeEntry.ByQualifiedName(ChangeKind.CREATED_TABLE, schema.name(), name));
-    schemaChangedIds.add(id);
-    return id;
+    return tables.create(schemaId, name, columns);
   }
 
   /**
@@ -257,16 +191,7 @@ public final class Transaction {
    */
   public void renameTable(long tableId, String newName) {
     ensureOpen();
-    Names.pathSafe("table", newName);
-    TableValue table = requireTable(tableId);
-    if (table.getTableName().equals(newName)) {
-      throw new InvalidArgumentException("table '" + newName + "' already has that name");
-    }
-    relationNameFree(table.getSchemaId(), newName, tableId);
-    staged.put(
-        new EntityKey.Table(tableId),
-        table.toBuilder().setTableName(newName).setBeginSnapshot(newSnapshotId).build());
-    renamed(table.getSchemaId(), newName, tableId);
+    tables.rename(tableId, newName);
   }
 
   /**
@@ -279,47 +204,7 @@ public final class Transaction {
    */
   public void dropTable(long tableId) {
     ensureOpen();
-    requireTable(tableId);
-    staged.delete(new EntityKey.Table(tableId));
-    for (ColumnValue c : columnRecords(tableId)) {
-      staged.delete(new EntityKey.Column(tableId, c.getColumnId()));
-    }
-    for (DataFileValue f : dataFileRecords(tableId)) {
-      staged.delete(new EntityKey.DataFile(tableId, f.getDataFileId()));
-    }
-    for (DeleteFileValue f :
-        staged.list(
-            EntityKind.DELETE_FILE,
-            tableId,
-            DeleteFileValue.class,
-            v -> new EntityKey.DeleteFile(tableId, v.getDeleteFileId()))) {
-      staged.delete(new EntityKey.DeleteFile(tableId, f.getDeleteFileId()));
-    }
-    for (PartitionValue p : partitionRecords(tableId)) {
-      staged.delete(new EntityKey.Partition(tableId, p.getPartitionId()));
-    }
-    for (SortValue s :
-        staged.list(
-            EntityKind.SORT,
-            tableId,
-            SortValue.class,
-            v -> new EntityKey.Sort(tableId, v.getSortId()))) {
-      staged.delete(new EntityKey.Sort(tableId, s.getSortId()));
-    }
-    for (IndexValue i :
-        staged.list(
-            EntityKind.INDEX_DEFINITION,
-            tableId,
-            IndexValue.class,
-            v -> new EntityKey.IndexDefinition(tableId, v.getIndexId()))) {
-      staged.delete(new EntityKey.IndexDefinition(tableId, i.getIndexId()));
-    }
-    staged.delete(new EntityKey.TableStats(tableId));
-    for (TableColumnStatsValue s : tableColumnStatsRecords(tableId)) {
-      staged.delete(new EntityKey.TableColumnStats(tableId, s.getColumnId()));
-    }
-    staged.delete(new EntityKey.OptionScope(EntityKey.OptionScope.TABLE, tableId));
-    record(DuckLakeOperation.DROP_TABLE, new ChangeEntry.ById(ChangeKind.DROPPED_TABLE, tableId));
+    tables.drop(tableId);
   }
 
   // ---- columns ---------------------------------------------------------------------------------
@@ -336,26 +221,7 @@ public final class Transaction {
    */
   public long addColumn(long tableId, ColumnDef def) {
     ensureOpen();
-    if (def == null) {
-      throw new InvalidArgumentException("column definition must not be null");
-    }
-    ColumnTrees.validate(List.of(def), "the new column");
-    TableValue table = requireTable(tableId);
-    List<ColumnValue> live = columnRecords(tableId);
-    siblingNameFree(live, null, def.name(), null);
-    long maxId = 0;
-    long maxOrder = 0;
-    for (ColumnValue c : live) {
-      maxId = Math.max(maxId, c.getColumnId());
-      maxOrder = Math.max(maxOrder, c.getColumnOrder());
-    }
-    long[] counters = {Math.max(table.getNextColumnId(), maxId + 1), maxOrder + 1};
-    long columnId = stageColumnTree(tableId, def, null, counters);
-    staged.put(
-        new EntityKey.Table(tableId),
-        table.toBuilder().setNextColumnId(counters[0]).setBeginSnapshot(newSnapshotId).build());
-    altered(DuckLakeOperation.ADD_COLUMN, tableId);
-    return columnId;
+    return columnVerbs.add(tableId, def);
   }
 
   /**
@@ -366,36 +232,7 @@ public final class Transaction {
    */
   public void dropColumn(long tableId, long columnId) {
     ensureOpen();
-    requireTable(tableId);
-    List<ColumnValue> live = columnRecords(tableId);
-    ColumnValue column = requireColumn(live, tableId, columnId);
-    if (!column.hasParentColumn() && live.stream().filter(c -> !c.hasParentColumn()).count() <= 1) {
-      throw new InvalidArgumentException(
-          "column "
-              + Long.toUnsignedString(columnId)
-              + " is the last column of table "
-              + Long.toUnsignedString(tableId));
-    }
-    List<Long> doomed = new ArrayList<>(List.of(columnId));
-    for (int at = 0; at < doomed.size(); at++) {
-      long parent = doomed.get(at);
-      for (ColumnValue c : live) {
-        if (c.hasParentColumn() && c.getParentColumn() == parent) {
-          doomed.add(c.getColumnId());
-        }
-      }
-    }
-    Set<Long> withStats = new HashSet<>();
-    for (TableColumnStatsValue s : tableColumnStatsRecords(tableId)) {
-      withStats.add(s.getColumnId());
-    }
-    for (long id : doomed) {
-      staged.delete(new EntityKey.Column(tableId, id));
-      if (withStats.contains(id)) {
-        staged.delete(new EntityKey.TableColumnStats(tableId, id));
-      }
-    }
-    altered(DuckLakeOperation.DROP_COLUMN, tableId);
+    columnVerbs.drop(tableId, columnId);
   }
 
   /**
@@ -407,19 +244,7 @@ public final class Transaction {
    */
   public void renameColumn(long tableId, long columnId, String newName) {
     ensureOpen();
-    Names.nonEmpty("column", newName);
-    requireTable(tableId);
-    List<ColumnValue> live = columnRecords(tableId);
-    ColumnValue column = requireColumn(live, tableId, columnId);
-    if (column.getColumnName().equals(newName)) {
-      throw new InvalidArgumentException("column '" + newName + "' already has that name");
-    }
-    siblingNameFree(
-        live, column.hasParentColumn() ? column.getParentColumn() : null, newName, columnId);
-    staged.put(
-        new EntityKey.Column(tableId, columnId),
-        column.toBuilder().setColumnName(newName).setBeginSnapshot(newSnapshotId).build());
-    altered(DuckLakeOperation.RENAME_COLUMN, tableId);
+    columnVerbs.rename(tableId, columnId, newName);
   }
 
   // ---- data files ------------------------------------------------------------------------------
@@ -440,98 +265,7 @@ public final class Transaction {
    */
   public long registerDataFile(long tableId, NewDataFile file) {
     ensureOpen();
-    if (file == null) {
-      throw new InvalidArgumentException("data file must not be null");
-    }
-    requireTable(tableId);
-    if (file.path() == null || file.path().isEmpty()) {
-      throw new InvalidArgumentException("data file path must not be empty");
-    }
-    if (file.fileFormat() == null || file.fileFormat().isEmpty()) {
-      throw new InvalidArgumentException("data file format must not be empty");
-    }
-    nonNegative("record count", file.recordCount());
-    nonNegative("file size", file.fileSizeBytes());
-    nonNegative("footer size", file.footerSize());
-    List<ColumnValue> live = columnRecords(tableId);
-    Set<Long> statColumns = new HashSet<>();
-    for (NewFileColumnStats s : file.columnStats()) {
-      if (s == null) {
-        throw new InvalidArgumentException("a column statistics entry is null");
-      }
-      requireColumn(live, tableId, s.columnId());
-      if (!statColumns.add(s.columnId())) {
-        throw new InvalidArgumentException(
-            "column " + Long.toUnsignedString(s.columnId()) + " has two statistics entries");
-      }
-      nonNegative("column size", s.columnSizeBytes());
-      nonNegative("value count", s.valueCount());
-      nonNegative("null count", s.nullCount());
-    }
-    OptionalPartition partition = partitionFor(tableId, file.partitionValues());
-    TableStatsValue stats =
-        staged
-            .get(new EntityKey.TableStats(tableId), TableStatsValue.class)
-            .orElseThrow(
-                () ->
-                    new CorruptionException(
-                        "table " + Long.toUnsignedString(tableId) + " has no statistics record"));
-    long rowIdStart = stats.getNextRowId();
-    if (Long.compareUnsigned(rowIdStart + file.recordCount(), rowIdStart) < 0) {
-      throw new InvalidArgumentException(
-          "the file's rows would run past the largest row id of table "
-              + Long.toUnsignedString(tableId));
-    }
-    long fileId = nextFileId++;
-    staged.put(
-        new EntityKey.TableStats(tableId),
-        stats.toBuilder()
-            .setNextRowId(rowIdStart + file.recordCount())
-            .setRecordCount(stats.getRecordCount() + file.recordCount())
-            .setFileSizeBytes(stats.getFileSizeBytes() + file.fileSizeBytes())
-            .build());
-    DataFileValue.Builder value =
-        DataFileValue.newBuilder()
-            .setDataFileId(fileId)
-            .setTableId(tableId)
-            .setBeginSnapshot(newSnapshotId)
-            .setPath(file.path())
-            .setPathIsRelative(file.pathIsRelative())
-            .setFileFormat(file.fileFormat())
-            .setRecordCount(file.recordCount())
-            .setFileSizeBytes(file.fileSizeBytes())
-            .setFooterSize(file.footerSize())
-            .setRowIdStart(rowIdStart);
-    if (partition.id != null) {
-      value.setPartitionId(partition.id);
-    }
-    file.encryptionKey().ifPresent(value::setEncryptionKey);
-    for (int i = 0; i < file.partitionValues().size(); i++) {
-      value.addPartitionValues(
-          FilePartitionValue.newBuilder()
-              .setPartitionKeyIndex(i)
-              .setPartitionValue(file.partitionValues().get(i)));
-    }
-    staged.put(new EntityKey.DataFile(tableId, fileId), value.build());
-    for (NewFileColumnStats s : file.columnStats()) {
-      FileColumnStatsValue.Builder b =
-          FileColumnStatsValue.newBuilder()
-              .setDataFileId(fileId)
-              .setTableId(tableId)
-              .setColumnId(s.columnId())
-              .setColumnSizeBytes(s.columnSizeBytes())
-              .setValueCount(s.valueCount())
-              .setNullCount(s.nullCount());
-      s.minValue().ifPresent(b::setMinValue);
-      s.maxValue().ifPresent(b::setMaxValue);
-      s.containsNan().ifPresent(b::setContainsNan);
-      s.extraStats().ifPresent(b::setExtraStats);
-      staged.put(new EntityKey.FileColumnStats(tableId, fileId, s.columnId()), b.build());
-    }
-    record(
-        DuckLakeOperation.INSERT_FILE,
-        new ChangeEntry.ById(ChangeKind.INSERTED_INTO_TABLE, tableId));
-    return fileId;
+    return dataFiles.register(tableId, file);
   }
 
   /**
@@ -544,18 +278,7 @@ public final class Transaction {
    */
   public void moveTable(long tableId, long schemaId) {
     ensureOpen();
-    TableValue table = requireTable(tableId);
-    if (schema(schemaId).isEmpty()) {
-      throw notFound("schema " + Long.toUnsignedString(schemaId));
-    }
-    if (table.getSchemaId() == schemaId) {
-      throw new InvalidArgumentException("the table is already in that schema");
-    }
-    relationNameFree(schemaId, table.getTableName(), null);
-    staged.put(
-        new EntityKey.Table(tableId),
-        table.toBuilder().setSchemaId(schemaId).setBeginSnapshot(newSnapshotId).build());
-    renamed(schemaId, table.getTableName(), tableId);
+    tables.move(tableId, schemaId);
   }
 
   /**
@@ -568,18 +291,7 @@ public final class Transaction {
    */
   public void changeColumnType(long tableId, long columnId, String type) {
     ensureOpen();
-    requireTable(tableId);
-    List<ColumnValue> live = columnRecords(tableId);
-    ColumnValue column = requireColumn(live, tableId, columnId);
-    ColumnDef probe = ColumnDef.of(column.getColumnName(), type);
-    ColumnTrees.validate(List.of(probe), "the column");
-    boolean hasFields =
-        live.stream().anyMatch(c -> c.hasParentColumn() && c.getParentColumn() == columnId);
-    if (hasFields || ColumnTrees.isNestedType(column.getColumnType())) {
-      throw new InvalidArgumentException("the type of a nested column cannot be changed");
-    }
-    alterColumn(column, column.toBuilder().setColumnType(ColumnTrees.storedType(probe)).build());
-    altered(DuckLakeOperation.CHANGE_COLUMN_TYPE, tableId);
+    columnVerbs.changeType(tableId, columnId, type);
   }
 
   /**
@@ -589,17 +301,7 @@ public final class Transaction {
    */
   public void setColumnDefault(long tableId, long columnId, String value) {
     ensureOpen();
-    requireTable(tableId);
-    ColumnValue column = requireColumn(columnRecords(tableId), tableId, columnId);
-    ColumnValue.Builder next = column.toBuilder();
-    if (value == null) {
-      next.clearDefaultValue();
-    } else {
-      next.setDefaultValue(value);
-    }
-    alterColumn(column, next.build());
-    altered(
-        value == null ? DuckLakeOperation.DROP_DEFAULT : DuckLakeOperation.SET_DEFAULT, tableId);
+    columnVerbs.setDefault(tableId, columnId, value);
   }
 
   /**
@@ -610,17 +312,63 @@ public final class Transaction {
    */
   public void setColumnNullable(long tableId, long columnId, boolean nullsAllowed) {
     ensureOpen();
-    requireTable(tableId);
-    ColumnValue column = requireColumn(columnRecords(tableId), tableId, columnId);
-    alterColumn(column, column.toBuilder().setNullsAllowed(nullsAllowed).build());
-    altered(
-        nullsAllowed ? DuckLakeOperation.DROP_NOT_NULL : DuckLakeOperation.SET_NOT_NULL, tableId);
+    columnVerbs.setNullable(tableId, columnId, nullsAllowed);
   }
 
-  private void alterColumn(ColumnValue column, ColumnValue next) {
-    staged.put(
-        new EntityKey.Column(column.getTableId(), column.getColumnId()),
-        next.toBuilder().setBeginSnapshot(newSnapshotId).build());
+  // ---- partition and sort keys -----------------------------------------------------------------
+
+  /**
+   * Sets a table's partition key ({@code ALTER TABLE ... SET PARTITIONED BY}), replacing the live
+   * one, which ends into history (files written under it keep naming it). The new spec's id comes
+   * from {@code next_catalog_id}; data files registered afterwards must carry one partition value
+   * per key. Recorded as {@code altered_table} with a {@code schema_versions} record.
+   *
+   * @return the new partition spec's id
+   * @throws NotFoundException if the table, or a column a key names, is not live; nothing staged
+   * @throws InvalidArgumentException for no keys (reset instead), a null key, an empty transform,
+   *     or one column named twice; nothing staged
+   */
+  public long setPartitionKey(long tableId, List<PartitionKey> keys) {
+    ensureOpen();
+    return layout.setPartitioning(tableId, keys);
+  }
+
+  /**
+   * Unpartitions a table ({@code ALTER TABLE ... RESET PARTITIONED BY}): its live partition spec
+   * ends into history. Recorded as {@code altered_table} with a {@code schema_versions} record.
+   *
+   * @throws NotFoundException if the table is not live or has no partition key; nothing staged
+   */
+  public void resetPartitionKey(long tableId) {
+    ensureOpen();
+    layout.resetPartitioning(tableId);
+  }
+
+  /**
+   * Sets a table's sort key ({@code ALTER TABLE ... SET SORTED BY}), replacing the live one, which
+   * ends into history. The new spec's id comes from {@code next_catalog_id}. Recorded as {@code
+   * altered_table}; {@code schema_version} grows but no {@code schema_versions} record is written,
+   * as stock DuckLake does.
+   *
+   * @return the new sort spec's id
+   * @throws NotFoundException if the table is not live; nothing staged
+   * @throws InvalidArgumentException for no keys (reset instead), a null key, or an empty
+   *     expression, dialect, direction or null order; nothing staged
+   */
+  public long setSortKey(long tableId, List<SortKey> keys) {
+    ensureOpen();
+    return layout.setSorting(tableId, keys);
+  }
+
+  /**
+   * Unsorts a table ({@code ALTER TABLE ... RESET SORTED BY}): its live sort spec ends into
+   * history. Recorded like {@link #setSortKey}.
+   *
+   * @throws NotFoundException if the table is not live or has no sort key; nothing staged
+   */
+  public void resetSortKey(long tableId) {
+    ensureOpen();
+    layout.resetSorting(tableId);
   }
 
   // ---- views -----------------------------------------------------------------------------------
@@ -636,29 +384,7 @@ public final class Transaction {
    */
   public long createView(long schemaId, String name, String dialect, String sql) {
     ensureOpen();
-    SchemaInfo schema =
-        schema(schemaId).orElseThrow(() -> notFound("schema " + Long.toUnsignedString(schemaId)));
-    Names.pathSafe("view", name);
-    Names.nonEmpty("dialect", dialect);
-    Names.nonEmpty("view SQL", sql);
-    relationNameFree(schemaId, name, null);
-    long id = nextCatalogId++;
-    staged.put(
-        new EntityKey.View(id),
-        ViewValue.newBuilder()
-            .setViewId(id)
-            .setViewUuid(UUID.randomUUID().toString())
-            .setBeginSnapshot(newSnapshotId)
-            .setSchemaId(schemaId)
-            .setViewName(name)
-            .setDialect(dialect)
-            .setSql(sql)
-            .build());
-    record(
-        DuckLakeOperation.CREATE_VIEW,
-        new ChangeEntry.ByQualifiedName(ChangeKind.CREATED_VIEW, schema.name(), name));
-    schemaChangedIds.add(id);
-    return id;
+    return views.create(schemaId, name, dialect, sql);
   }
 
   /**
@@ -669,17 +395,7 @@ public final class Transaction {
    */
   public void alterView(long viewId, String dialect, String sql) {
     ensureOpen();
-    Names.nonEmpty("dialect", dialect);
-    Names.nonEmpty("view SQL", sql);
-    ViewValue view = requireView(viewId);
-    staged.put(
-        new EntityKey.View(viewId),
-        view.toBuilder().setDialect(dialect).setSql(sql).setBeginSnapshot(newSnapshotId).build());
-    operations.add(DuckLakeOperation.COMMENT_ON_VIEW);
-    if (!provisional(viewId)) {
-      changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_VIEW, viewId));
-    }
-    schemaChangedIds.add(viewId);
+    views.alter(viewId, dialect, sql);
   }
 
   /**
@@ -692,17 +408,7 @@ public final class Transaction {
    */
   public void renameView(long viewId, String newName) {
     ensureOpen();
-    Names.pathSafe("view", newName);
-    ViewValue view = requireView(viewId);
-    relationNameFree(view.getSchemaId(), newName, null);
-    staged.put(
-        new EntityKey.View(viewId),
-        view.toBuilder().setViewName(newName).setBeginSnapshot(newSnapshotId).build());
-    SchemaInfo schema = schema(view.getSchemaId()).orElseThrow();
-    record(
-        DuckLakeOperation.RENAME_VIEW,
-        new ChangeEntry.ByQualifiedName(ChangeKind.CREATED_VIEW, schema.name(), newName));
-    schemaChangedIds.add(viewId);
+    views.rename(viewId, newName);
   }
 
   /**
@@ -712,15 +418,77 @@ public final class Transaction {
    */
   public void dropView(long viewId) {
     ensureOpen();
-    requireView(viewId);
-    staged.delete(new EntityKey.View(viewId));
-    record(DuckLakeOperation.DROP_VIEW, new ChangeEntry.ById(ChangeKind.DROPPED_VIEW, viewId));
+    views.drop(viewId);
   }
 
-  private ViewValue requireView(long viewId) {
-    return staged
-        .get(new EntityKey.View(viewId), ViewValue.class)
-        .orElseThrow(() -> notFound("view " + Long.toUnsignedString(viewId)));
+  // ---- macros ----------------------------------------------------------------------------------
+
+  /**
+   * Creates a scalar or table macro ({@code CREATE MACRO}) with its implementations, numbered from
+   * 0 in the order given, and their parameters, numbered likewise. Its id comes from {@code
+   * next_catalog_id}. Recorded as {@code created_scalar_macro} or {@code created_table_macro};
+   * {@code schema_version} grows, with no {@code schema_versions} record.
+   *
+   * @return the new macro's id
+   * @throws NotFoundException if the schema is not live; nothing staged
+   * @throws AlreadyExistsException if the schema has a macro of that name (case-insensitive) and
+   *     type; nothing staged
+   * @throws InvalidArgumentException for an empty name, no implementations, implementations of
+   *     different types, a type other than {@code scalar} or {@code table}, an empty dialect or SQL
+   *     text, or an incomplete parameter; nothing staged
+   */
+  public long createMacro(long schemaId, String name, NewMacro macro) {
+    ensureOpen();
+    return macros.create(schemaId, name, macro);
+  }
+
+  /**
+   * Drops a macro ({@code DROP MACRO} or {@code DROP MACRO TABLE}): its record ends into history.
+   * Recorded as {@code dropped_scalar_macro} or {@code dropped_table_macro} by its type.
+   *
+   * @throws NotFoundException if the macro is not live; nothing staged
+   */
+  public void dropMacro(long macroId) {
+    ensureOpen();
+    macros.drop(macroId);
+  }
+
+  // ---- comments and tags -----------------------------------------------------------------------
+
+  /**
+   * Sets a tag on a table, view or column: the key's live entry, if any, ends at this commit's
+   * snapshot and the new value begins there. Recorded as stock DuckLake records {@code COMMENT ON}:
+   * {@code altered_table} (table or column) or {@code altered_view}, with {@code schema_version}
+   * grown and no {@code schema_versions} record. A column's record is overwritten in place.
+   *
+   * @throws NotFoundException if the table, view or column is not live; nothing staged
+   * @throws InvalidArgumentException for a null target, an empty key or a null value; nothing
+   *     staged
+   */
+  public void setTag(TagTarget target, String key, String value) {
+    ensureOpen();
+    tags.set(target, key, value);
+  }
+
+  /**
+   * Removes a tag: its live entry ends at this commit's snapshot. Recorded like {@link #setTag}.
+   *
+   * @throws NotFoundException if the target is not live or has no live tag with that key; nothing
+   *     staged
+   * @throws InvalidArgumentException for a null target or an empty key; nothing staged
+   */
+  public void removeTag(TagTarget target, String key) {
+    ensureOpen();
+    tags.remove(target, key);
+  }
+
+  /**
+   * Sets the comment of a table, view or column ({@code COMMENT ON ... IS 'text'}): the tag with
+   * key {@code comment}, as DuckLake keeps it. Recorded and refused like {@link #setTag}.
+   */
+  public void setComment(TagTarget target, String comment) {
+    ensureOpen();
+    tags.set(target, "comment", comment);
   }
 
   // ---- statistics ------------------------------------------------------------------------------
@@ -735,14 +503,7 @@ public final class Transaction {
    */
   public void updateTableStats(long tableId, long recordCount, long fileSizeBytes) {
     ensureOpen();
-    requireTable(tableId);
-    nonNegative("record count", recordCount);
-    nonNegative("file size", fileSizeBytes);
-    TableStatsValue stats = requireStats(tableId);
-    staged.put(
-        new EntityKey.TableStats(tableId),
-        stats.toBuilder().setRecordCount(recordCount).setFileSizeBytes(fileSizeBytes).build());
-    statsChanged = true;
+    stats.updateTable(tableId, recordCount, fileSizeBytes);
   }
 
   /**
@@ -759,33 +520,8 @@ public final class Transaction {
       Optional<String> maxValue,
       Optional<String> extraStats) {
     ensureOpen();
-    requireTable(tableId);
-    requireColumn(columnRecords(tableId), tableId, columnId);
-    if (containsNull == null
-        || containsNan == null
-        || minValue == null
-        || maxValue == null
-        || extraStats == null) {
-      throw new InvalidArgumentException("column statistics fields must not be null");
-    }
-    TableColumnStatsValue.Builder b =
-        TableColumnStatsValue.newBuilder().setTableId(tableId).setColumnId(columnId);
-    containsNull.ifPresent(b::setContainsNull);
-    containsNan.ifPresent(b::setContainsNan);
-    minValue.ifPresent(b::setMinValue);
-    maxValue.ifPresent(b::setMaxValue);
-    extraStats.ifPresent(b::setExtraStats);
-    staged.put(new EntityKey.TableColumnStats(tableId, columnId), b.build());
-    statsChanged = true;
-  }
-
-  private TableStatsValue requireStats(long tableId) {
-    return staged
-        .get(new EntityKey.TableStats(tableId), TableStatsValue.class)
-        .orElseThrow(
-            () ->
-                new CorruptionException(
-                    "table " + Long.toUnsignedString(tableId) + " has no statistics record"));
+    stats.updateColumn(
+        tableId, columnId, containsNull, containsNan, minValue, maxValue, extraStats);
   }
 
   // ---- delete files and expiry -----------------------------------------------------------------
@@ -805,58 +541,7 @@ public final class Transaction {
    */
   public long registerDeleteFile(long tableId, NewDeleteFile file) {
     ensureOpen();
-    if (file == null) {
-      throw new InvalidArgumentException("delete file must not be null");
-    }
-    requireTable(tableId);
-    DataFileValue target =
-        staged
-            .get(new EntityKey.DataFile(tableId, file.dataFileId()), DataFileValue.class)
-            .orElseThrow(
-                () ->
-                    notFound(
-                        "data file "
-                            + Long.toUnsignedString(file.dataFileId())
-                            + " of table "
-                            + Long.toUnsignedString(tableId)));
-    Names.nonEmpty("delete file path", file.path());
-    Names.nonEmpty("delete file format", file.format());
-    nonNegative("delete count", file.deleteCount());
-    nonNegative("file size", file.fileSizeBytes());
-    nonNegative("footer size", file.footerSize());
-    if (Long.compareUnsigned(file.deleteCount(), target.getRecordCount()) > 0) {
-      throw new InvalidArgumentException(
-          "a delete file of "
-              + file.deleteCount()
-              + " rows for a data file of "
-              + target.getRecordCount());
-    }
-    if (deleteFileRecords(tableId).stream().anyMatch(d -> d.getDataFileId() == file.dataFileId())) {
-      throw new InvalidArgumentException(
-          "data file "
-              + Long.toUnsignedString(file.dataFileId())
-              + " already has a live delete file; expire it first");
-    }
-    long id = nextFileId++;
-    DeleteFileValue.Builder value =
-        DeleteFileValue.newBuilder()
-            .setDeleteFileId(id)
-            .setTableId(tableId)
-            .setBeginSnapshot(newSnapshotId)
-            .setDataFileId(file.dataFileId())
-            .setPath(file.path())
-            .setPathIsRelative(file.pathIsRelative())
-            .setFormat(file.format())
-            .setDeleteCount(file.deleteCount())
-            .setFileSizeBytes(file.fileSizeBytes())
-            .setFooterSize(file.footerSize());
-    file.encryptionKey().ifPresent(value::setEncryptionKey);
-    staged.put(new EntityKey.DeleteFile(tableId, id), value.build());
-    deletedDataFileIds.add(file.dataFileId());
-    record(
-        DuckLakeOperation.DELETE_FILE,
-        new ChangeEntry.ById(ChangeKind.DELETED_FROM_TABLE, tableId));
-    return id;
+    return deletes.registerDeleteFile(tableId, file);
   }
 
   /**
@@ -868,33 +553,7 @@ public final class Transaction {
    */
   public void expireDataFile(long tableId, long dataFileId) {
     ensureOpen();
-    requireTable(tableId);
-    DataFileValue file =
-        staged
-            .get(new EntityKey.DataFile(tableId, dataFileId), DataFileValue.class)
-            .orElseThrow(
-                () ->
-                    notFound(
-                        "data file "
-                            + Long.toUnsignedString(dataFileId)
-                            + " of table "
-                            + Long.toUnsignedString(tableId)));
-    for (DeleteFileValue d : deleteFileRecords(tableId)) {
-      if (d.getDataFileId() == dataFileId) {
-        staged.delete(new EntityKey.DeleteFile(tableId, d.getDeleteFileId()));
-      }
-    }
-    staged.delete(new EntityKey.DataFile(tableId, dataFileId));
-    TableStatsValue stats = requireStats(tableId);
-    staged.put(
-        new EntityKey.TableStats(tableId),
-        stats.toBuilder()
-            .setRecordCount(saturatingSub(stats.getRecordCount(), file.getRecordCount()))
-            .setFileSizeBytes(saturatingSub(stats.getFileSizeBytes(), file.getFileSizeBytes()))
-            .build());
-    record(
-        DuckLakeOperation.MERGE_ADJACENT_FILES,
-        new ChangeEntry.ById(ChangeKind.MERGE_ADJACENT, tableId));
+    deletes.expireDataFile(tableId, dataFileId);
   }
 
   /**
@@ -904,32 +563,7 @@ public final class Transaction {
    */
   public void expireDeleteFile(long tableId, long deleteFileId) {
     ensureOpen();
-    requireTable(tableId);
-    if (staged
-        .get(new EntityKey.DeleteFile(tableId, deleteFileId), DeleteFileValue.class)
-        .isEmpty()) {
-      throw notFound(
-          "delete file "
-              + Long.toUnsignedString(deleteFileId)
-              + " of table "
-              + Long.toUnsignedString(tableId));
-    }
-    staged.delete(new EntityKey.DeleteFile(tableId, deleteFileId));
-    record(
-        DuckLakeOperation.REWRITE_DELETES,
-        new ChangeEntry.ById(ChangeKind.REWRITE_DELETE, tableId));
-  }
-
-  private List<DeleteFileValue> deleteFileRecords(long tableId) {
-    return staged.list(
-        EntityKind.DELETE_FILE,
-        tableId,
-        DeleteFileValue.class,
-        v -> new EntityKey.DeleteFile(tableId, v.getDeleteFileId()));
-  }
-
-  private static long saturatingSub(long a, long b) {
-    return Long.compareUnsigned(a, b) <= 0 ? 0 : a - b;
+    deletes.expireDeleteFile(tableId, deleteFileId);
   }
 
   // ---- options ---------------------------------------------------------------------------------
@@ -945,13 +579,7 @@ public final class Transaction {
    */
   public void setOption(OptionScope scope, String key, String value) {
     ensureOpen();
-    EntityKey.OptionScope entity = optionScope(scope, key);
-    if (value == null) {
-      throw new InvalidArgumentException("option value must not be null (unset it instead)");
-    }
-    OptionScopeValue current =
-        staged.get(entity, OptionScopeValue.class).orElse(OptionScopeValue.getDefaultInstance());
-    staged.put(entity, current.toBuilder().putOptions(key, value).build());
+    options.set(scope, key, value);
   }
 
   /**
@@ -963,17 +591,7 @@ public final class Transaction {
    */
   public void unsetOption(OptionScope scope, String key) {
     ensureOpen();
-    EntityKey.OptionScope entity = optionScope(scope, key);
-    Optional<OptionScopeValue> current = staged.get(entity, OptionScopeValue.class);
-    if (current.isEmpty() || !current.get().containsOptions(key)) {
-      return;
-    }
-    OptionScopeValue left = current.get().toBuilder().removeOptions(key).build();
-    if (left.getOptionsCount() == 0) {
-      staged.delete(entity);
-    } else {
-      staged.put(entity, left);
-    }
+    options.unset(scope, key);
   }
 
   // ---- commit metadata -------------------------------------------------------------------------
@@ -1000,13 +618,13 @@ public final class Transaction {
     sealed = true;
     return new Draft(
         staged.changes(),
-        List.copyOf(operations),
-        changes.build(),
-        List.copyOf(schemaChangedIds),
-        List.copyOf(deletedDataFileIds),
-        statsChanged || !operations.isEmpty(),
-        nextCatalogId,
-        nextFileId,
+        List.copyOf(state.operations),
+        state.changes.build(),
+        List.copyOf(state.schemaChangedIds),
+        List.copyOf(state.deletedDataFileIds),
+        state.statsChanged || !state.operations.isEmpty(),
+        state.nextCatalogId,
+        state.nextFileId,
         Optional.ofNullable(author),
         Optional.ofNullable(commitMessage),
         Optional.ofNullable(commitExtraInfo));
@@ -1014,7 +632,7 @@ public final class Transaction {
 
   /** The premise's snapshot record. */
   SnapshotValue premiseRecord() {
-    return premiseRecord;
+    return state.premiseRecord;
   }
 
   /**
@@ -1038,231 +656,10 @@ public final class Transaction {
 
   // ---- helpers ---------------------------------------------------------------------------------
 
-  private void record(DuckLakeOperation op, ChangeEntry entry) {
-    operations.add(op);
-    changes.add(entry);
-  }
-
-  /**
-   * A table alteration: {@code altered_table} and a {@code schema_versions} record. A table this
-   * commit created gets no {@code altered_table} entry: DuckLake reports it as created only.
-   */
-  private void altered(DuckLakeOperation op, long tableId) {
-    operations.add(op);
-    if (!provisional(tableId)) {
-      changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_TABLE, tableId));
-    }
-    schemaChangedIds.add(tableId);
-  }
-
-  /**
-   * A table that keeps its id under a new name or in a new schema. Stock DuckLake records it as the
-   * creation of the table under its new qualified name (the Rust implementation writes {@code
-   * altered_table}; we follow DuckLake, whose text DuckLake re-reads).
-   */
-  private void renamed(long schemaId, String name, long tableId) {
-    SchemaInfo schema = schema(schemaId).orElseThrow();
-    record(
-        DuckLakeOperation.RENAME_TABLE,
-        new ChangeEntry.ByQualifiedName(ChangeKind.CREATED_TABLE, schema.name(), name));
-    schemaChangedIds.add(tableId);
-  }
-
-  /** Whether this commit numbered the id itself (it is at or above the premise's counter). */
-  private boolean provisional(long id) {
-    return Long.compareUnsigned(id, premiseRecord.getNextCatalogId()) >= 0;
-  }
-
-  private List<SchemaValue> schemas() {
-    return staged.list(
-        EntityKind.SCHEMA, null, SchemaValue.class, v -> new EntityKey.Schema(v.getSchemaId()));
-  }
-
-  private List<TableValue> tables() {
-    return staged.list(
-        EntityKind.TABLE, null, TableValue.class, v -> new EntityKey.Table(v.getTableId()));
-  }
-
-  private List<ViewValue> views() {
-    return staged.list(
-        EntityKind.VIEW, null, ViewValue.class, v -> new EntityKey.View(v.getViewId()));
-  }
-
-  private Optional<TableValue> liveTable(long tableId) {
-    return staged.get(new EntityKey.Table(tableId), TableValue.class);
-  }
-
-  private TableValue requireTable(long tableId) {
-    return liveTable(tableId)
-        .orElseThrow(() -> notFound("table " + Long.toUnsignedString(tableId)));
-  }
-
-  private List<ColumnValue> columnRecords(long tableId) {
-    return staged.list(
-        EntityKind.COLUMN,
-        tableId,
-        ColumnValue.class,
-        v -> new EntityKey.Column(tableId, v.getColumnId()));
-  }
-
-  private List<DataFileValue> dataFileRecords(long tableId) {
-    return staged.list(
-        EntityKind.DATA_FILE,
-        tableId,
-        DataFileValue.class,
-        v -> new EntityKey.DataFile(tableId, v.getDataFileId()));
-  }
-
-  private List<PartitionValue> partitionRecords(long tableId) {
-    return staged.list(
-        EntityKind.PARTITION,
-        tableId,
-        PartitionValue.class,
-        v -> new EntityKey.Partition(tableId, v.getPartitionId()));
-  }
-
-  private List<TableColumnStatsValue> tableColumnStatsRecords(long tableId) {
-    return staged.list(
-        EntityKind.TABLE_COLUMN_STATS,
-        tableId,
-        TableColumnStatsValue.class,
-        v -> new EntityKey.TableColumnStats(tableId, v.getColumnId()));
-  }
-
-  private static ColumnValue requireColumn(List<ColumnValue> live, long tableId, long columnId) {
-    return live.stream()
-        .filter(c -> c.getColumnId() == columnId)
-        .findFirst()
-        .orElseThrow(
-            () ->
-                notFound(
-                    "column "
-                        + Long.toUnsignedString(columnId)
-                        + " of table "
-                        + Long.toUnsignedString(tableId)));
-  }
-
-  /** Tables and views share one namespace per schema; {@code self} is a table being renamed. */
-  private void relationNameFree(long schemaId, String name, Long self) {
-    boolean taken =
-        tables().stream()
-                .anyMatch(
-                    t ->
-                        t.getSchemaId() == schemaId
-                            && Names.same(t.getTableName(), name)
-                            && (self == null || t.getTableId() != self))
-            || views().stream()
-                .anyMatch(v -> v.getSchemaId() == schemaId && Names.same(v.getViewName(), name));
-    if (taken) {
-      throw new AlreadyExistsException("a table or view named '" + name + "' already exists");
-    }
-  }
-
-  private static void siblingNameFree(List<ColumnValue> live, Long parent, String name, Long self) {
-    for (ColumnValue c : live) {
-      boolean sibling =
-          parent == null
-              ? !c.hasParentColumn()
-              : c.hasParentColumn() && c.getParentColumn() == parent;
-      if (sibling
-          && Names.same(c.getColumnName(), name)
-          && (self == null || c.getColumnId() != self)) {
-        throw new AlreadyExistsException("column '" + name + "' already exists");
-      }
-    }
-  }
-
-  /** Stages one column and, in pre-order, its fields; returns the column's id. */
-  private long stageColumnTree(long tableId, ColumnDef def, Long parent, long[] counters) {
-    long id = counters[0]++;
-    long order = counters[1]++;
-    ColumnValue.Builder b =
-        ColumnValue.newBuilder()
-            .setColumnId(id)
-            .setBeginSnapshot(newSnapshotId)
-            .setTableId(tableId)
-            .setColumnOrder(order)
-            .setColumnName(def.name())
-            .setColumnType(ColumnTrees.storedType(def))
-            .setNullsAllowed(def.nullsAllowed());
-    def.defaultValue().ifPresent(b::setDefaultValue);
-    if (parent != null) {
-      b.setParentColumn(parent);
-    }
-    staged.put(new EntityKey.Column(tableId, id), b.build());
-    for (ColumnDef child : def.children()) {
-      stageColumnTree(tableId, child, id, counters);
-    }
-    return id;
-  }
-
-  private record OptionalPartition(Long id) {}
-
-  private OptionalPartition partitionFor(long tableId, List<String> values) {
-    List<PartitionValue> specs = partitionRecords(tableId);
-    if (specs.isEmpty()) {
-      if (!values.isEmpty()) {
-        throw new InvalidArgumentException(
-            values.size()
-                + " partition value(s) for table "
-                + Long.toUnsignedString(tableId)
-                + ", which is not partitioned");
-      }
-      return new OptionalPartition(null);
-    }
-    PartitionValue spec = specs.get(0);
-    if (values.size() != spec.getColumnsCount()) {
-      throw new InvalidArgumentException(
-          values.size()
-              + " partition value(s) for table "
-              + Long.toUnsignedString(tableId)
-              + ", whose partition spec has "
-              + spec.getColumnsCount()
-              + " key(s)");
-    }
-    for (String v : values) {
-      if (v == null) {
-        throw new InvalidArgumentException("a partition value is null");
-      }
-    }
-    return new OptionalPartition(spec.getPartitionId());
-  }
-
-  private EntityKey.OptionScope optionScope(OptionScope scope, String key) {
-    if (scope == null) {
-      throw new InvalidArgumentException("option scope must not be null");
-    }
-    Names.nonEmpty("option", key);
-    if (scope instanceof OptionScope.Schema s) {
-      if (schema(s.schemaId()).isEmpty()) {
-        throw notFound("schema " + Long.toUnsignedString(s.schemaId()));
-      }
-      return new EntityKey.OptionScope(EntityKey.OptionScope.SCHEMA, s.schemaId());
-    } else if (scope instanceof OptionScope.Table t) {
-      requireTable(t.tableId());
-      return new EntityKey.OptionScope(EntityKey.OptionScope.TABLE, t.tableId());
-    }
-    if (key.equals("encrypted")) {
-      throw new InvalidArgumentException(
-          "the global option 'encrypted' is fixed when the lake is created");
-    }
-    return EntityKey.OptionScope.global();
-  }
-
   private void ensureOpen() {
     if (sealed) {
       throw new InvalidArgumentException(
           "this transaction handle belongs to a commit whose closure has returned");
     }
-  }
-
-  private static void nonNegative(String what, long value) {
-    if (value < 0) {
-      throw new InvalidArgumentException(what + " must not be negative, got " + value);
-    }
-  }
-
-  private static NotFoundException notFound(String what) {
-    return new NotFoundException(ErrorCode.NOT_FOUND, what + " does not exist");
   }
 }

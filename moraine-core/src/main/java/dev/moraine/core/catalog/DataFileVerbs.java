@@ -1,0 +1,152 @@
+package dev.moraine.core.catalog;
+
+import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewFileColumnStats;
+import dev.moraine.core.keyspace.key.EntityKey;
+import dev.moraine.core.keyspace.proto.ColumnValue;
+import dev.moraine.core.keyspace.proto.DataFileValue;
+import dev.moraine.core.keyspace.proto.FileColumnStatsValue;
+import dev.moraine.core.keyspace.proto.FilePartitionValue;
+import dev.moraine.core.keyspace.proto.PartitionValue;
+import dev.moraine.core.keyspace.proto.TableStatsValue;
+import dev.moraine.ducklake.changes.ChangeEntry;
+import dev.moraine.ducklake.changes.ChangeKind;
+import dev.moraine.ducklake.ops.DuckLakeOperation;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Registering data files: the file id, its row-id range from the table's next row id, its column
+ * statistics and partition values; {@link Transaction} documents the verb's contract.
+ */
+final class DataFileVerbs {
+  private final VerbState s;
+
+  DataFileVerbs(VerbState state) {
+    this.s = state;
+  }
+
+  long register(long tableId, NewDataFile file) {
+    if (file == null) {
+      throw new InvalidArgumentException("data file must not be null");
+    }
+    s.requireTable(tableId);
+    if (file.path() == null || file.path().isEmpty()) {
+      throw new InvalidArgumentException("data file path must not be empty");
+    }
+    if (file.fileFormat() == null || file.fileFormat().isEmpty()) {
+      throw new InvalidArgumentException("data file format must not be empty");
+    }
+    VerbState.nonNegative("record count", file.recordCount());
+    VerbState.nonNegative("file size", file.fileSizeBytes());
+    VerbState.nonNegative("footer size", file.footerSize());
+    List<ColumnValue> live = s.columnRecords(tableId);
+    Set<Long> statColumns = new HashSet<>();
+    for (NewFileColumnStats st : file.columnStats()) {
+      if (st == null) {
+        throw new InvalidArgumentException("a column statistics entry is null");
+      }
+      VerbState.requireColumn(live, tableId, st.columnId());
+      if (!statColumns.add(st.columnId())) {
+        throw new InvalidArgumentException(
+            "column " + Long.toUnsignedString(st.columnId()) + " has two statistics entries");
+      }
+      VerbState.nonNegative("column size", st.columnSizeBytes());
+      VerbState.nonNegative("value count", st.valueCount());
+      VerbState.nonNegative("null count", st.nullCount());
+    }
+    Long partitionId = partitionFor(tableId, file.partitionValues());
+    TableStatsValue stats = s.requireStats(tableId);
+    long rowIdStart = stats.getNextRowId();
+    if (Long.compareUnsigned(rowIdStart + file.recordCount(), rowIdStart) < 0) {
+      throw new InvalidArgumentException(
+          "the file's rows would run past the largest row id of table "
+              + Long.toUnsignedString(tableId));
+    }
+    long fileId = s.nextFileId++;
+    s.staged.put(
+        new EntityKey.TableStats(tableId),
+        stats.toBuilder()
+            .setNextRowId(rowIdStart + file.recordCount())
+            .setRecordCount(stats.getRecordCount() + file.recordCount())
+            .setFileSizeBytes(stats.getFileSizeBytes() + file.fileSizeBytes())
+            .build());
+    DataFileValue.Builder value =
+        DataFileValue.newBuilder()
+            .setDataFileId(fileId)
+            .setTableId(tableId)
+            .setBeginSnapshot(s.newSnapshotId)
+            .setPath(file.path())
+            .setPathIsRelative(file.pathIsRelative())
+            .setFileFormat(file.fileFormat())
+            .setRecordCount(file.recordCount())
+            .setFileSizeBytes(file.fileSizeBytes())
+            .setFooterSize(file.footerSize())
+            .setRowIdStart(rowIdStart);
+    if (partitionId != null) {
+      value.setPartitionId(partitionId);
+    }
+    file.encryptionKey().ifPresent(value::setEncryptionKey);
+    for (int i = 0; i < file.partitionValues().size(); i++) {
+      value.addPartitionValues(
+          FilePartitionValue.newBuilder()
+              .setPartitionKeyIndex(i)
+              .setPartitionValue(file.partitionValues().get(i)));
+    }
+    s.staged.put(new EntityKey.DataFile(tableId, fileId), value.build());
+    for (NewFileColumnStats st : file.columnStats()) {
+      FileColumnStatsValue.Builder b =
+          FileColumnStatsValue.newBuilder()
+              .setDataFileId(fileId)
+              .setTableId(tableId)
+              .setColumnId(st.columnId())
+              .setColumnSizeBytes(st.columnSizeBytes())
+              .setValueCount(st.valueCount())
+              .setNullCount(st.nullCount());
+      st.minValue().ifPresent(b::setMinValue);
+      st.maxValue().ifPresent(b::setMaxValue);
+      st.containsNan().ifPresent(b::setContainsNan);
+      st.extraStats().ifPresent(b::setExtraStats);
+      s.staged.put(new EntityKey.FileColumnStats(tableId, fileId, st.columnId()), b.build());
+    }
+    s.record(
+        DuckLakeOperation.INSERT_FILE,
+        new ChangeEntry.ById(ChangeKind.INSERTED_INTO_TABLE, tableId));
+    return fileId;
+  }
+
+  /**
+   * The id of the table's live partition spec the values are for, or null for an unpartitioned
+   * table given no values.
+   */
+  private Long partitionFor(long tableId, List<String> values) {
+    List<PartitionValue> specs = s.partitionRecords(tableId);
+    if (specs.isEmpty()) {
+      if (!values.isEmpty()) {
+        throw new InvalidArgumentException(
+            values.size()
+                + " partition value(s) for table "
+                + Long.toUnsignedString(tableId)
+                + ", which is not partitioned");
+      }
+      return null;
+    }
+    PartitionValue spec = specs.get(0);
+    if (values.size() != spec.getColumnsCount()) {
+      throw new InvalidArgumentException(
+          values.size()
+              + " partition value(s) for table "
+              + Long.toUnsignedString(tableId)
+              + ", whose partition spec has "
+              + spec.getColumnsCount()
+              + " key(s)");
+    }
+    for (String v : values) {
+      if (v == null) {
+        throw new InvalidArgumentException("a partition value is null");
+      }
+    }
+    return spec.getPartitionId();
+  }
+}

@@ -1,0 +1,123 @@
+package dev.moraine.core.catalog;
+
+import dev.moraine.core.catalog.model.NewDeleteFile;
+import dev.moraine.core.keyspace.key.EntityKey;
+import dev.moraine.core.keyspace.proto.DataFileValue;
+import dev.moraine.core.keyspace.proto.DeleteFileValue;
+import dev.moraine.core.keyspace.proto.TableStatsValue;
+import dev.moraine.ducklake.changes.ChangeEntry;
+import dev.moraine.ducklake.changes.ChangeKind;
+import dev.moraine.ducklake.ops.DuckLakeOperation;
+
+/**
+ * Registering delete files, and expiring data and delete files; {@link Transaction} documents each
+ * verb's contract.
+ */
+final class DeleteAndExpiryVerbs {
+  private final VerbState s;
+
+  DeleteAndExpiryVerbs(VerbState state) {
+    this.s = state;
+  }
+
+  long registerDeleteFile(long tableId, NewDeleteFile file) {
+    if (file == null) {
+      throw new InvalidArgumentException("delete file must not be null");
+    }
+    s.requireTable(tableId);
+    DataFileValue target = liveDataFile(tableId, file.dataFileId());
+    Names.nonEmpty("delete file path", file.path());
+    Names.nonEmpty("delete file format", file.format());
+    VerbState.nonNegative("delete count", file.deleteCount());
+    VerbState.nonNegative("file size", file.fileSizeBytes());
+    VerbState.nonNegative("footer size", file.footerSize());
+    if (Long.compareUnsigned(file.deleteCount(), target.getRecordCount()) > 0) {
+      throw new InvalidArgumentException(
+          "a delete file of "
+              + file.deleteCount()
+              + " rows for a data file of "
+              + target.getRecordCount());
+    }
+    if (s.deleteFileRecords(tableId).stream()
+        .anyMatch(d -> d.getDataFileId() == file.dataFileId())) {
+      throw new InvalidArgumentException(
+          "data file "
+              + Long.toUnsignedString(file.dataFileId())
+              + " already has a live delete file; expire it first");
+    }
+    long id = s.nextFileId++;
+    DeleteFileValue.Builder value =
+        DeleteFileValue.newBuilder()
+            .setDeleteFileId(id)
+            .setTableId(tableId)
+            .setBeginSnapshot(s.newSnapshotId)
+            .setDataFileId(file.dataFileId())
+            .setPath(file.path())
+            .setPathIsRelative(file.pathIsRelative())
+            .setFormat(file.format())
+            .setDeleteCount(file.deleteCount())
+            .setFileSizeBytes(file.fileSizeBytes())
+            .setFooterSize(file.footerSize());
+    file.encryptionKey().ifPresent(value::setEncryptionKey);
+    s.staged.put(new EntityKey.DeleteFile(tableId, id), value.build());
+    s.deletedDataFileIds.add(file.dataFileId());
+    s.record(
+        DuckLakeOperation.DELETE_FILE,
+        new ChangeEntry.ById(ChangeKind.DELETED_FROM_TABLE, tableId));
+    return id;
+  }
+
+  void expireDataFile(long tableId, long dataFileId) {
+    s.requireTable(tableId);
+    DataFileValue file = liveDataFile(tableId, dataFileId);
+    for (DeleteFileValue d : s.deleteFileRecords(tableId)) {
+      if (d.getDataFileId() == dataFileId) {
+        s.staged.delete(new EntityKey.DeleteFile(tableId, d.getDeleteFileId()));
+      }
+    }
+    s.staged.delete(new EntityKey.DataFile(tableId, dataFileId));
+    TableStatsValue stats = s.requireStats(tableId);
+    s.staged.put(
+        new EntityKey.TableStats(tableId),
+        stats.toBuilder()
+            .setRecordCount(saturatingSub(stats.getRecordCount(), file.getRecordCount()))
+            .setFileSizeBytes(saturatingSub(stats.getFileSizeBytes(), file.getFileSizeBytes()))
+            .build());
+    s.record(
+        DuckLakeOperation.MERGE_ADJACENT_FILES,
+        new ChangeEntry.ById(ChangeKind.MERGE_ADJACENT, tableId));
+  }
+
+  void expireDeleteFile(long tableId, long deleteFileId) {
+    s.requireTable(tableId);
+    if (s.staged
+        .get(new EntityKey.DeleteFile(tableId, deleteFileId), DeleteFileValue.class)
+        .isEmpty()) {
+      throw VerbState.notFound(
+          "delete file "
+              + Long.toUnsignedString(deleteFileId)
+              + " of table "
+              + Long.toUnsignedString(tableId));
+    }
+    s.staged.delete(new EntityKey.DeleteFile(tableId, deleteFileId));
+    s.record(
+        DuckLakeOperation.REWRITE_DELETES,
+        new ChangeEntry.ById(ChangeKind.REWRITE_DELETE, tableId));
+  }
+
+  private DataFileValue liveDataFile(long tableId, long dataFileId) {
+    return s.staged
+        .get(new EntityKey.DataFile(tableId, dataFileId), DataFileValue.class)
+        .orElseThrow(
+            () ->
+                VerbState.notFound(
+                    "data file "
+                        + Long.toUnsignedString(dataFileId)
+                        + " of table "
+                        + Long.toUnsignedString(tableId)));
+  }
+
+  private static long saturatingSub(long a, long b) {
+    return Long.compareUnsigned(a, b) <= 0 ? 0 : a - b;
+  }
+}
