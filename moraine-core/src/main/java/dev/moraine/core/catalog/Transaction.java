@@ -351,9 +351,10 @@ public final class Transaction {
     }
     long[] counters = {Math.max(table.getNextColumnId(), maxId + 1), maxOrder + 1};
     long columnId = stageColumnTree(tableId, def, null, counters);
+    // Only next_column_id changes: an in-place overwrite (RFC 0002 §12.1). Stock DuckLake keeps
+    // the table's row as it was when a column is added, so its begin snapshot stays.
     staged.put(
-        new EntityKey.Table(tableId),
-        table.toBuilder().setNextColumnId(counters[0]).setBeginSnapshot(newSnapshotId).build());
+        new EntityKey.Table(tableId), table.toBuilder().setNextColumnId(counters[0]).build());
     altered(DuckLakeOperation.ADD_COLUMN, tableId);
     return columnId;
   }
@@ -592,11 +593,8 @@ public final class Transaction {
     requireTable(tableId);
     ColumnValue column = requireColumn(columnRecords(tableId), tableId, columnId);
     ColumnValue.Builder next = column.toBuilder();
-    if (value == null) {
-      next.clearDefaultValue();
-    } else {
-      next.setDefaultValue(value);
-    }
+    // Stock DuckLake writes a dropped default as the literal text NULL, not as an absent value.
+    next.setDefaultValue(value == null ? "NULL" : value);
     alterColumn(column, next.build());
     altered(
         value == null ? DuckLakeOperation.DROP_DEFAULT : DuckLakeOperation.SET_DEFAULT, tableId);
@@ -653,11 +651,13 @@ public final class Transaction {
             .setViewName(name)
             .setDialect(dialect)
             .setSql(sql)
+            // Stock DuckLake writes an empty alias list as '', not NULL.
+            .setColumnAliases("")
             .build());
     record(
         DuckLakeOperation.CREATE_VIEW,
         new ChangeEntry.ByQualifiedName(ChangeKind.CREATED_VIEW, schema.name(), name));
-    schemaChangedIds.add(id);
+    // No ducklake_schema_versions row: stock DuckLake writes those for tables only.
     return id;
   }
 
@@ -679,7 +679,6 @@ public final class Transaction {
     if (!provisional(viewId)) {
       changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_VIEW, viewId));
     }
-    schemaChangedIds.add(viewId);
   }
 
   /**
@@ -702,7 +701,6 @@ public final class Transaction {
     record(
         DuckLakeOperation.RENAME_VIEW,
         new ChangeEntry.ByQualifiedName(ChangeKind.CREATED_VIEW, schema.name(), newName));
-    schemaChangedIds.add(viewId);
   }
 
   /**
@@ -1185,7 +1183,12 @@ public final class Transaction {
             .setColumnName(def.name())
             .setColumnType(ColumnTrees.storedType(def))
             .setNullsAllowed(def.nullsAllowed());
-    def.defaultValue().ifPresent(b::setDefaultValue);
+    // Stock DuckLake 1.5.5 spells "no default" as the literal text NULL, typed 'literal' on a
+    // leaf and '' on a nested column, in the duckdb dialect; the Rust crate leaves these absent.
+    // Stock DuckLake wins (RFC 0004 lists the case).
+    b.setDefaultValue(def.defaultValue().orElse("NULL"))
+        .setDefaultValueType(def.children().isEmpty() ? "literal" : "")
+        .setDefaultValueDialect("duckdb");
     if (parent != null) {
       b.setParentColumn(parent);
     }
