@@ -314,10 +314,9 @@ public final class Transaction {
             v -> new EntityKey.IndexDefinition(tableId, v.getIndexId()))) {
       staged.delete(new EntityKey.IndexDefinition(tableId, i.getIndexId()));
     }
-    staged.delete(new EntityKey.TableStats(tableId));
-    for (TableColumnStatsValue s : tableColumnStatsRecords(tableId)) {
-      staged.delete(new EntityKey.TableColumnStats(tableId, s.getColumnId()));
-    }
+    // The table's statistics records stay: stock DuckLake keeps a dropped table's
+    // ducklake_table_stats and ducklake_table_column_stats rows (the Rust crate deletes them; RFC
+    // 0004 lists the case).
     staged.delete(new EntityKey.OptionScope(EntityKey.OptionScope.TABLE, tableId));
     record(DuckLakeOperation.DROP_TABLE, new ChangeEntry.ById(ChangeKind.DROPPED_TABLE, tableId));
   }

@@ -7,6 +7,9 @@ import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.ColumnStats;
+import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.OptionScope;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.rows.DuckLakeRowRenderer;
@@ -19,6 +22,8 @@ import dev.moraine.store.StoreConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -70,15 +75,91 @@ class VerbDifferentialTest {
     }
   }
 
-  /** One logical operation: its SQL (one transaction) and the closure our side commits. */
-  private record Step(String name, List<String> sql, Consumer<Transaction> verbs) {}
+  /**
+   * One logical operation: its SQL (run first, in one session) and the closure our side commits,
+   * prepared after the SQL ran (a step may read a file the SQL wrote).
+   */
+  private record Step(String name, List<String> sql, Prepared ours) {}
+
+  /** Builds our side's closure once the stock side has run. */
+  private interface Prepared {
+    Consumer<Transaction> prepare() throws Exception;
+  }
 
   private static Step step(String name, String sql, Consumer<Transaction> verbs) {
-    return new Step(name, List.of(sql), verbs);
+    return new Step(name, List.of(sql), () -> verbs);
   }
 
   private static Step step(String name, List<String> sql, Consumer<Transaction> verbs) {
-    return new Step(name, sql, verbs);
+    return new Step(name, sql, () -> verbs);
+  }
+
+  /**
+   * Table d (id 6) gets a data file. Stock DuckLake writes it with an INSERT (inlining is off); our
+   * side registers that very file, under the path stock DuckLake gave it, with the counts, sizes
+   * and bounds read from the file's own footer. (Registering a foreign file through
+   * ducklake_add_data_files would also make DuckLake write a name mapping, which our verbs cannot
+   * express yet.)
+   */
+  private static Step addFile(String name, String select) {
+    return new Step(
+        "register data file " + name,
+        List.of("INSERT INTO s1.d " + select),
+        () -> {
+          Map<String, Object> row = latest(stock.rows("ducklake_data_file"), "data_file_id");
+          String path = (String) row.get("path");
+          ParquetFacts f = ParquetFacts.read(stock, Path.of(stock.dataPath(), "s1", "d", path));
+          NewDataFile data =
+              new NewDataFile(
+                  path,
+                  true,
+                  "parquet",
+                  f.records(),
+                  f.fileSize(),
+                  f.footerSize(),
+                  Optional.empty(),
+                  f.stats(1, 2),
+                  List.of());
+          return tx -> {
+            tx.registerDataFile(6, data);
+            widenColumnStats(tx, 6, f);
+          };
+        });
+  }
+
+  /** The table's column statistics widened by a file's bounds, as a writer keeps them. */
+  private static void widenColumnStats(Transaction tx, long tableId, ParquetFacts f) {
+    for (int i = 0; i < f.columns().size(); i++) {
+      ParquetFacts.Column c = f.columns().get(i);
+      long columnId = i + 1;
+      Optional<ColumnStats> before = tx.premise().columnStats(tableId, columnId);
+      String min = c.min();
+      String max = c.max();
+      boolean nulls = c.nullCount() > 0;
+      if (before.isPresent()) {
+        ColumnStats b = before.get();
+        min = b.minValue().filter(m -> lessThan(m, c.min())).orElse(min);
+        max = b.maxValue().filter(m -> lessThan(c.max(), m)).orElse(max);
+        nulls |= b.containsNull().orElse(false);
+      }
+      tx.updateColumnStats(
+          tableId,
+          columnId,
+          Optional.of(nulls),
+          Optional.empty(),
+          Optional.ofNullable(min),
+          Optional.ofNullable(max),
+          Optional.empty());
+    }
+  }
+
+  /** Bounds compare as numbers when both are integers, otherwise as text. */
+  private static boolean lessThan(String a, String b) {
+    try {
+      return Long.parseLong(a) < Long.parseLong(b);
+    } catch (NumberFormatException e) {
+      return a.compareTo(b) < 0;
+    }
   }
 
   // Ids follow from the order of the steps on both sides: schema s1 is 1, table t1 is 2 (its
@@ -166,11 +247,52 @@ class VerbDifferentialTest {
                   1, "d", List.of(ColumnDef.of("i", "int32"), ColumnDef.of("s", "varchar")));
               tx.setCommitInfo("ann", "a message", "{\"k\":1}");
             }));
+    // --- data files on table d (id 6): file ids 0 and 1, then the delete file 2 ---
+    s.add(addFile("f1.parquet", "SELECT range::INTEGER AS i, 'r' || range AS s FROM range(100)"));
+    s.add(
+        step(
+            "set not null",
+            "ALTER TABLE s1.d ALTER COLUMN i SET NOT NULL",
+            tx -> tx.setColumnNullable(6, 1, false)));
+    s.add(
+        step(
+            "drop not null",
+            "ALTER TABLE s1.d ALTER COLUMN i DROP NOT NULL",
+            tx -> tx.setColumnNullable(6, 1, true)));
+    s.add(
+        addFile(
+            "f2.parquet", "SELECT (100 + range)::INTEGER AS i, 'q' || range AS s FROM range(50)"));
+    s.add(
+        new Step(
+            "register delete file",
+            List.of("DELETE FROM s1.d WHERE i < 10"),
+            () -> {
+              Map<String, Object> row =
+                  latest(stock.rows("ducklake_delete_file"), "delete_file_id");
+              String path = (String) row.get("path");
+              Path onDisk = Path.of(stock.dataPath(), "s1", "d", path);
+              ParquetFacts f = ParquetFacts.read(stock, onDisk);
+              long target = ((Number) row.get("data_file_id")).longValue();
+              NewDeleteFile delete =
+                  NewDeleteFile.parquet(target, path, 10, f.fileSize(), f.footerSize());
+              return tx -> tx.registerDeleteFile(6, delete);
+            }));
+    // No whole-file delete step: stock DuckLake ends a data file whose rows are all deleted and
+    // records deleted_from_table with the table's statistics unchanged; expireDataFile is a
+    // compaction's expiry (merge_adjacent, statistics reduced), so it has no stock counterpart.
     // No move step: DuckDB 1.5.5 cannot move a table between schemas (ALTER TABLE ... SET SCHEMA
     // is not implemented), so moveTable has no stock counterpart to compare with.
     s.add(step("drop table", "DROP TABLE s1.t2", tx -> tx.dropTable(2)));
     s.add(step("drop schema", "DROP SCHEMA s2", tx -> tx.dropSchema(3)));
+    s.add(step("drop data table", "DROP TABLE s1.d", tx -> tx.dropTable(6)));
+    s.add(step("drop last schema", "DROP SCHEMA s1", tx -> tx.dropSchema(1)));
     return s;
+  }
+
+  private static Map<String, Object> latest(List<Map<String, Object>> rows, String idColumn) {
+    return rows.stream()
+        .max(java.util.Comparator.comparingLong(r -> ((Number) r.get(idColumn)).longValue()))
+        .orElseThrow();
   }
 
   @TestFactory
@@ -182,7 +304,8 @@ class VerbDifferentialTest {
     try (ReferenceSession session = stock.session()) {
       session.executeAll(st.sql());
     }
-    catalog.commit(tx -> st.verbs().accept(tx));
+    Consumer<Transaction> verbs = st.ours().prepare();
+    catalog.commit(verbs::accept);
     DuckLakeRowSet ours = DuckLakeRowRenderer.render(catalog.snapshot());
     assertTrue(ours.rows("ducklake_snapshot").size() > 1, "the steps have made snapshots");
     assertEquals(List.of(), RowComparison.differences(stock, ours), st.name());
