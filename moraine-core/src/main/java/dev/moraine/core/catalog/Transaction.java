@@ -1046,9 +1046,11 @@ public final class Transaction {
    */
   private void altered(DuckLakeOperation op, long tableId) {
     operations.add(op);
-    if (!provisional(tableId)) {
-      changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_TABLE, tableId));
-    }
+    // Also for a table created in this commit: stock DuckLake 1.5.5 writes
+    // created_table:"s"."t",altered_table:<its new id> for CREATE TABLE then ALTER TABLE in one
+    // transaction. The id is provisional; conflict checks must not match it against a concurrent
+    // commit's entries.
+    changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_TABLE, tableId));
     schemaChangedIds.add(tableId);
   }
 
