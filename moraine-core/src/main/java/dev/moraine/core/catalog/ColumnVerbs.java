@@ -38,9 +38,10 @@ final class ColumnVerbs {
     }
     long[] counters = {Math.max(table.getNextColumnId(), maxId + 1), maxOrder + 1};
     long columnId = stageTree(tableId, def, null, counters);
+    // Only next_column_id changes: an in-place overwrite (RFC 0002 §12.1). Stock DuckLake keeps
+    // the table's row as it was when a column is added, so its begin snapshot stays.
     s.staged.put(
-        new EntityKey.Table(tableId),
-        table.toBuilder().setNextColumnId(counters[0]).setBeginSnapshot(s.newSnapshotId).build());
+        new EntityKey.Table(tableId), table.toBuilder().setNextColumnId(counters[0]).build());
     s.altered(DuckLakeOperation.ADD_COLUMN, tableId);
     return columnId;
   }
@@ -113,11 +114,8 @@ final class ColumnVerbs {
     s.requireTable(tableId);
     ColumnValue column = VerbState.requireColumn(s.columnRecords(tableId), tableId, columnId);
     ColumnValue.Builder next = column.toBuilder();
-    if (value == null) {
-      next.clearDefaultValue();
-    } else {
-      next.setDefaultValue(value);
-    }
+    // Stock DuckLake writes a dropped default as the literal text NULL, not as an absent value.
+    next.setDefaultValue(value == null ? "NULL" : value);
     alter(column, next.build());
     s.altered(
         value == null ? DuckLakeOperation.DROP_DEFAULT : DuckLakeOperation.SET_DEFAULT, tableId);
@@ -144,7 +142,12 @@ final class ColumnVerbs {
             .setColumnName(def.name())
             .setColumnType(ColumnTrees.storedType(def))
             .setNullsAllowed(def.nullsAllowed());
-    def.defaultValue().ifPresent(b::setDefaultValue);
+    // Stock DuckLake 1.5.5 spells "no default" as the literal text NULL, typed 'literal' on a
+    // leaf and '' on a nested column, in the duckdb dialect; the Rust crate leaves these absent.
+    // Stock DuckLake wins (RFC 0004 lists the case).
+    b.setDefaultValue(def.defaultValue().orElse("NULL"))
+        .setDefaultValueType(def.children().isEmpty() ? "literal" : "")
+        .setDefaultValueDialect("duckdb");
     if (parent != null) {
       b.setParentColumn(parent);
     }

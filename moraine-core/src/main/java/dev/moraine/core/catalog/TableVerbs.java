@@ -10,7 +10,6 @@ import dev.moraine.core.keyspace.proto.IndexValue;
 import dev.moraine.core.keyspace.proto.PartitionValue;
 import dev.moraine.core.keyspace.proto.SchemaValue;
 import dev.moraine.core.keyspace.proto.SortValue;
-import dev.moraine.core.keyspace.proto.TableColumnStatsValue;
 import dev.moraine.core.keyspace.proto.TableStatsValue;
 import dev.moraine.core.keyspace.proto.TableValue;
 import dev.moraine.ducklake.changes.ChangeEntry;
@@ -123,10 +122,9 @@ final class TableVerbs {
             x -> new EntityKey.IndexDefinition(tableId, x.getIndexId()))) {
       s.staged.delete(new EntityKey.IndexDefinition(tableId, i.getIndexId()));
     }
-    s.staged.delete(new EntityKey.TableStats(tableId));
-    for (TableColumnStatsValue c : s.tableColumnStatsRecords(tableId)) {
-      s.staged.delete(new EntityKey.TableColumnStats(tableId, c.getColumnId()));
-    }
+    // The table's statistics records stay: stock DuckLake keeps a dropped table's
+    // ducklake_table_stats and ducklake_table_column_stats rows (the Rust crate deletes them; RFC
+    // 0004 lists the case).
     s.staged.delete(new EntityKey.OptionScope(EntityKey.OptionScope.TABLE, tableId));
     s.record(DuckLakeOperation.DROP_TABLE, new ChangeEntry.ById(ChangeKind.DROPPED_TABLE, tableId));
   }

@@ -295,7 +295,9 @@ public final class Transaction {
   }
 
   /**
-   * Sets a column's default (DuckLake's textual form), or drops it when {@code value} is null.
+   * Sets a column's default (DuckLake's textual form), or drops it when {@code value} is null. A
+   * dropped default is stored as the text {@code NULL}, as stock DuckLake stores it (and as a
+   * column created without a default carries it).
    *
    * @throws NotFoundException if the table or column is not live; nothing staged
    */

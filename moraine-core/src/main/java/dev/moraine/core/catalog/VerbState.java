@@ -60,14 +60,15 @@ final class VerbState {
   }
 
   /**
-   * A table alteration: {@code altered_table} and a {@code schema_versions} record. A table this
-   * commit created gets no {@code altered_table} entry: DuckLake reports it as created only.
+   * A table alteration: {@code altered_table} and a {@code schema_versions} record, also for a
+   * table this commit created: stock DuckLake 1.5.5 writes {@code
+   * created_table:"s"."t",altered_table:<its new id>} for CREATE TABLE then ALTER TABLE in one
+   * transaction. That id is provisional; the conflict check never matches it against a concurrent
+   * commit's entries ({@code ProvisionalIds}).
    */
   void altered(DuckLakeOperation op, long tableId) {
     operations.add(op);
-    if (!provisional(tableId)) {
-      changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_TABLE, tableId));
-    }
+    changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_TABLE, tableId));
     schemaChangedIds.add(tableId);
   }
 

@@ -33,11 +33,13 @@ final class ViewVerbs {
             .setViewName(name)
             .setDialect(dialect)
             .setSql(sql)
+            // Stock DuckLake writes an empty alias list as '', not NULL.
+            .setColumnAliases("")
             .build());
     s.record(
         DuckLakeOperation.CREATE_VIEW,
         new ChangeEntry.ByQualifiedName(ChangeKind.CREATED_VIEW, schema.getSchemaName(), name));
-    s.schemaChangedIds.add(id);
+    // No ducklake_schema_versions row: stock DuckLake writes those for tables only.
     return id;
   }
 
@@ -52,7 +54,6 @@ final class ViewVerbs {
     if (!s.provisional(viewId)) {
       s.changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_VIEW, viewId));
     }
-    s.schemaChangedIds.add(viewId);
   }
 
   void rename(long viewId, String newName) {
@@ -66,7 +67,6 @@ final class ViewVerbs {
     s.record(
         DuckLakeOperation.RENAME_VIEW,
         new ChangeEntry.ByQualifiedName(ChangeKind.CREATED_VIEW, schema.getSchemaName(), newName));
-    s.schemaChangedIds.add(viewId);
   }
 
   void drop(long viewId) {

@@ -121,7 +121,11 @@ public final class DuckLakeRowRenderer {
         history.deleteFiles().stream().map(RowMappings::deleteFile).toList());
 
     for (long tableId : tableIds) {
+      // Stock DuckLake writes a table's ducklake_table_stats row with its first rows; a table
+      // that never held a row (next_row_id still 0, nothing counted) has none there, while the
+      // keyspace keeps a zeroed record from the table's creation on.
       at.tableStats(tableId)
+          .filter(s -> s.nextRowId() != 0 || s.recordCount() != 0 || s.fileSizeBytes() != 0)
           .ifPresent(s -> add(out, TableStatsRow.DEF, List.of(RowMappings.tableStats(s))));
       add(
           out,
