@@ -134,12 +134,14 @@ final class PartitionAndSortVerbs {
     sorted(DuckLakeOperation.RESET_SORTED_BY, tableId);
   }
 
-  /** A sort change: {@code altered_table} (unless the table is this commit's), no schema record. */
+  /**
+   * A sort change: {@code altered_table}, also for a table this commit created (stock DuckLake
+   * writes {@code created_table:...,altered_table:<id>} for CREATE TABLE then SET SORTED BY), no
+   * schema record.
+   */
   private void sorted(DuckLakeOperation op, long tableId) {
     s.operations.add(op);
-    if (!s.provisional(tableId)) {
-      s.changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_TABLE, tableId));
-    }
+    s.changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_TABLE, tableId));
   }
 
   private List<SortValue> sortRecords(long tableId) {

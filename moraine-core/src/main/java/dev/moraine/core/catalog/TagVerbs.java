@@ -121,11 +121,13 @@ final class TagVerbs {
     }
   }
 
-  /** {@code altered_table} unless this commit created the table; no schema_versions record. */
+  /**
+   * {@code altered_table}, also for a table this commit created (stock DuckLake writes {@code
+   * created_table:...,altered_table:<id>} for CREATE TABLE then COMMENT ON TABLE or COLUMN); no
+   * schema_versions record.
+   */
   private void tableAltered(DuckLakeOperation op, long tableId) {
     s.operations.add(op);
-    if (!s.provisional(tableId)) {
-      s.changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_TABLE, tableId));
-    }
+    s.changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_TABLE, tableId));
   }
 }
