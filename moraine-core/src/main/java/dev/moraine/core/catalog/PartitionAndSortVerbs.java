@@ -9,8 +9,6 @@ import dev.moraine.core.keyspace.proto.PartitionColumn;
 import dev.moraine.core.keyspace.proto.PartitionValue;
 import dev.moraine.core.keyspace.proto.SortExpression;
 import dev.moraine.core.keyspace.proto.SortValue;
-import dev.moraine.ducklake.changes.ChangeEntry;
-import dev.moraine.ducklake.changes.ChangeKind;
 import dev.moraine.ducklake.ops.DuckLakeOperation;
 import java.util.HashSet;
 import java.util.List;
@@ -140,8 +138,7 @@ final class PartitionAndSortVerbs {
    * schema record.
    */
   private void sorted(DuckLakeOperation op, long tableId) {
-    s.operations.add(op);
-    s.changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_TABLE, tableId));
+    s.alteredWithoutSchemaRecord(op, tableId);
   }
 
   private List<SortValue> sortRecords(long tableId) {

@@ -127,7 +127,6 @@ final class TagVerbs {
    * schema_versions record.
    */
   private void tableAltered(DuckLakeOperation op, long tableId) {
-    s.operations.add(op);
-    s.changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_TABLE, tableId));
+    s.alteredWithoutSchemaRecord(op, tableId);
   }
 }

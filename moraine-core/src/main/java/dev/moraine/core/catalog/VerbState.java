@@ -67,9 +67,18 @@ final class VerbState {
    * commit's entries ({@code ProvisionalIds}).
    */
   void altered(DuckLakeOperation op, long tableId) {
+    alteredWithoutSchemaRecord(op, tableId);
+    schemaChangedIds.add(tableId);
+  }
+
+  /**
+   * A table change DuckLake records as {@code altered_table} without a {@code schema_versions}
+   * record (a sort key, a comment or tag), also for a table this commit created, as {@link
+   * #altered} explains.
+   */
+  void alteredWithoutSchemaRecord(DuckLakeOperation op, long tableId) {
     operations.add(op);
     changes.add(new ChangeEntry.ById(ChangeKind.ALTERED_TABLE, tableId));
-    schemaChangedIds.add(tableId);
   }
 
   /**
