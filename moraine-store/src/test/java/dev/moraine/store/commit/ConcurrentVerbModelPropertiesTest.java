@@ -1,0 +1,388 @@
+package dev.moraine.store.commit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moraine.core.catalog.AlreadyExistsException;
+import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.CatalogSnapshot;
+import dev.moraine.core.catalog.CommitConflictException;
+import dev.moraine.core.catalog.InvalidArgumentException;
+import dev.moraine.core.catalog.RetryBudgetExhaustedException;
+import dev.moraine.core.catalog.Transaction;
+import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.ColumnInfo;
+import dev.moraine.core.catalog.model.DataFileInfo;
+import dev.moraine.core.catalog.model.DeleteFileInfo;
+import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewDeleteFile;
+import dev.moraine.core.catalog.model.OptionScope;
+import dev.moraine.core.catalog.model.SchemaInfo;
+import dev.moraine.core.catalog.model.TableInfo;
+import dev.moraine.core.catalog.model.TableStats;
+import dev.moraine.core.catalog.model.ViewInfo;
+import dev.moraine.core.kv.KvStore;
+import dev.moraine.store.ObjectStoreSpec;
+import dev.moraine.store.SeedAndTriesFromSystemProperties;
+import dev.moraine.store.SlateStoreProvider;
+import dev.moraine.store.StoreConfig;
+import dev.moraine.store.StoreSettings;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
+
+/**
+ * Random verb sequences from four threads at once on one catalog over a real (in-memory) SlateDB,
+ * checked against a simple reference model of the catalog ({@link CatalogModel}: schemas, tables
+ * with their columns, views, data files with their row ranges, delete files, statistics, options
+ * and the id counters).
+ *
+ * <p>Each action is one commit. Its closure picks its target from the premise it is given (the k-th
+ * live table, say) and records what it meant to do and at which snapshot; a closure that is re-run
+ * after a lost race records again, so what is kept is what the landed (or failed) run did. After
+ * the threads finish, the landed commits are replayed through the model in snapshot order: each
+ * must be one the model accepts, and the catalog at that snapshot (time travel) must read as the
+ * model says. Every commit refused with a typed error must be one the model refuses with that error
+ * at the snapshot the closure read. Every write that reached the store is checked by {@link
+ * CommitDiffOracle} against the full store before and after it.
+ *
+ * <p>Seeds: {@code -Dmoraine.property.seed} (see {@link SeedAndTriesFromSystemProperties}). Thread
+ * interleavings are not replayable by the seed; the action sequences are.
+ */
+class ConcurrentVerbModelPropertiesTest {
+  static final int THREADS = 4;
+
+  /** One action: an operation, which live entity it picks, and a small argument. */
+  record Action(int op, int pick, int arg) {}
+
+  @Provide
+  Arbitrary<List<List<Action>>> plans() {
+    Arbitrary<Action> action =
+        net.jqwik.api.Combinators.combine(
+                Arbitraries.integers().between(0, 13),
+                Arbitraries.integers().between(0, 50),
+                Arbitraries.integers().between(0, 7))
+            .as(Action::new);
+    return action.list().ofMinSize(4).ofMaxSize(14).list().ofSize(THREADS);
+  }
+
+  @Property(tries = 40, seed = "-3551071390622358317")
+  @AddLifecycleHook(SeedAndTriesFromSystemProperties.class)
+  void concurrentVerbHistories_readAsTheModelSaysAtEverySnapshot(
+      @ForAll("plans") List<List<Action>> plans) throws Exception {
+    String name = "concurrent-model-" + UUID.randomUUID();
+    KvStore raw =
+        new SlateStoreProvider(
+                StoreConfig.of(ObjectStoreSpec.inMemory(name), "lake")
+                    .withSettings(StoreSettings.defaults().withFlushTimerOff()))
+            .openWriter();
+    RecordingKvStore store = new RecordingKvStore(raw);
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    try (Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      store.clear(); // the bootstrap is not a verb commit
+      Map<Long, Attempt> landed = new ConcurrentHashMap<>();
+      List<Attempt> refused = java.util.Collections.synchronizedList(new ArrayList<>());
+      Map<String, String> lastOptionValue = new ConcurrentHashMap<>();
+      CyclicBarrier start = new CyclicBarrier(THREADS);
+      List<Future<?>> workers = new ArrayList<>();
+      for (int t = 0; t < THREADS; t++) {
+        int thread = t;
+        workers.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < plans.get(thread).size(); i++) {
+                    runAction(
+                        catalog,
+                        thread,
+                        i,
+                        plans.get(thread).get(i),
+                        landed,
+                        refused,
+                        lastOptionValue);
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> w : workers) {
+        w.get(2, TimeUnit.MINUTES);
+      }
+
+      // Every write, as it reached the store, against the full store around it.
+      List<RecordingKvStore.Landed> writes = store.landed();
+      for (RecordingKvStore.Landed w : writes) {
+        CommitDiffOracle.check(w);
+      }
+      long head = catalog.snapshot().snapshotId();
+      assertEquals(head, landed.size(), "one landed commit per minted snapshot");
+      assertTrue(head > 0, "some commit landed");
+      assertTrue(
+          writes.stream().filter(w -> !w.refused()).count() >= head,
+          "every minted snapshot came through a recorded write");
+
+      // Replay the landed commits in snapshot order through the model.
+      List<CatalogModel> bySnapshot = new ArrayList<>();
+      CatalogModel model = CatalogModel.bootstrap();
+      bySnapshot.add(model);
+      check(model, catalog.snapshotAt(0));
+      for (long s = 1; s <= head; s++) {
+        Attempt a = landed.get(s);
+        assertEquals(s - 1, a.premise(), "snapshot " + s + " was built on its predecessor");
+        model = model.copy();
+        Class<? extends RuntimeException> refusal = model.apply(a.intent());
+        assertEquals(null, refusal, "the model accepts " + a.intent() + " at snapshot " + s);
+        bySnapshot.add(model);
+        check(model, catalog.snapshotAt(s));
+      }
+      checkUnversioned(model, catalog.snapshot(), lastOptionValue);
+
+      // Every typed refusal is the model's at the premise the closure read.
+      for (Attempt a : refused) {
+        if (a.error() == CommitConflictException.class
+            || a.error() == RetryBudgetExhaustedException.class) {
+          continue; // lost to concurrent commits: nothing to predict from one premise
+        }
+        Class<? extends RuntimeException> expected =
+            bySnapshot.get((int) a.premise()).copy().apply(a.intent());
+        assertEquals(expected, a.error(), a.intent() + " at snapshot " + a.premise());
+      }
+    } finally {
+      pool.shutdownNow();
+      store.close();
+      ObjectStoreSpec.dropInMemory(name);
+    }
+  }
+
+  /** What one run of a closure meant to do, on which premise, and how it ended. */
+  record Attempt(long premise, CatalogModel.Intent intent, Class<?> error) {}
+
+  private static void runAction(
+      Catalog catalog,
+      int thread,
+      int index,
+      Action action,
+      Map<Long, Attempt> landed,
+      List<Attempt> refused,
+      Map<String, String> lastOptionValue) {
+    // Written by the closure's last run, read after commit returns on this same thread.
+    Attempt[] last = new Attempt[1];
+    try {
+      long id =
+          catalog.commit(
+              tx -> {
+                CatalogModel.Intent intent = choose(tx, thread, index, action);
+                last[0] = new Attempt(tx.premise().snapshotId(), intent, null);
+                perform(tx, intent);
+              });
+      if (last[0].intent() instanceof CatalogModel.Intent.SetOption o) {
+        lastOptionValue.put(o.key(), o.value());
+        assertEquals(last[0].premise(), id, "an option change mints no snapshot");
+      } else {
+        Attempt previous = landed.put(id, last[0]);
+        assertEquals(null, previous, "snapshot " + id + " landed twice");
+      }
+    } catch (AlreadyExistsException
+        | dev.moraine.core.catalog.NotFoundException
+        | InvalidArgumentException
+        | CommitConflictException
+        | RetryBudgetExhaustedException e) {
+      refused.add(new Attempt(last[0].premise(), last[0].intent(), e.getClass()));
+    }
+  }
+
+  /** The intent of an action against the premise the closure was given. */
+  private static CatalogModel.Intent choose(Transaction tx, int thread, int index, Action a) {
+    CatalogSnapshot p = tx.premise();
+    List<TableInfo> tables = sorted(p.tables(), TableInfo::tableId);
+    List<SchemaInfo> schemas = sorted(p.schemas(), SchemaInfo::schemaId);
+    TableInfo table = tables.isEmpty() ? null : tables.get(a.pick() % tables.size());
+    long schema = schemas.get(a.pick() % schemas.size()).schemaId();
+    // Small name pools, with case variants, so that names collide across threads.
+    String relation = (a.arg() % 2 == 0 ? "t" : "T") + (a.arg() % 4);
+    switch (a.op()) {
+      case 0:
+        return new CatalogModel.Intent.CreateSchema("s" + (a.arg() % 3));
+      case 1:
+        if (schemas.size() > 1) {
+          return new CatalogModel.Intent.DropSchema(
+              schemas.get(1 + a.pick() % (schemas.size() - 1)).schemaId());
+        }
+        break;
+      case 2:
+        if (table != null) {
+          return new CatalogModel.Intent.RenameTable(table.tableId(), relation);
+        }
+        break;
+      case 3:
+        if (table != null) {
+          return new CatalogModel.Intent.DropTable(table.tableId());
+        }
+        break;
+      case 4:
+        if (table != null) {
+          return new CatalogModel.Intent.AddColumn(table.tableId(), "c" + a.arg());
+        }
+        break;
+      case 5:
+        if (table != null) {
+          List<ColumnInfo> cols = sorted(p.columns(table.tableId()), ColumnInfo::columnId);
+          return new CatalogModel.Intent.DropColumn(
+              table.tableId(), cols.get(a.arg() % cols.size()).columnId());
+        }
+        break;
+      case 6:
+        return new CatalogModel.Intent.CreateView(schema, "v" + (a.arg() % 3));
+      case 7:
+        List<ViewInfo> views = sorted(p.views(), ViewInfo::viewId);
+        if (!views.isEmpty()) {
+          return new CatalogModel.Intent.DropView(views.get(a.pick() % views.size()).viewId());
+        }
+        break;
+      case 8:
+      case 9:
+        if (table != null) {
+          return new CatalogModel.Intent.RegisterFile(table.tableId(), 1 + a.arg() * 5L);
+        }
+        break;
+      case 10:
+        if (table != null) {
+          List<Long> undeleted = new ArrayList<>();
+          List<Long> deleted =
+              p.deleteFiles(table.tableId()).stream().map(DeleteFileInfo::dataFileId).toList();
+          for (DataFileInfo f : p.dataFiles(table.tableId())) {
+            if (!deleted.contains(f.dataFileId())) {
+              undeleted.add(f.dataFileId());
+            }
+          }
+          if (!undeleted.isEmpty()) {
+            return new CatalogModel.Intent.RegisterDelete(
+                table.tableId(), undeleted.get(a.pick() % undeleted.size()));
+          }
+        }
+        break;
+      case 11:
+        if (table != null) {
+          return new CatalogModel.Intent.UpdateStats(table.tableId(), a.pick(), 100L * a.arg());
+        }
+        break;
+      case 12:
+        return new CatalogModel.Intent.SetOption("opt_" + thread, thread + "." + index);
+      default:
+        break;
+    }
+    return new CatalogModel.Intent.CreateTable(schema, relation, 1 + a.arg() % 3);
+  }
+
+  private static void perform(Transaction tx, CatalogModel.Intent intent) {
+    if (intent instanceof CatalogModel.Intent.CreateSchema i) {
+      tx.createSchema(i.name());
+    } else if (intent instanceof CatalogModel.Intent.DropSchema i) {
+      tx.dropSchema(i.schemaId());
+    } else if (intent instanceof CatalogModel.Intent.CreateTable i) {
+      List<ColumnDef> cols = new ArrayList<>();
+      for (int c = 0; c < i.columns(); c++) {
+        cols.add(ColumnDef.of("c" + c, "int64"));
+      }
+      tx.createTable(i.schemaId(), i.name(), cols);
+    } else if (intent instanceof CatalogModel.Intent.RenameTable i) {
+      tx.renameTable(i.tableId(), i.name());
+    } else if (intent instanceof CatalogModel.Intent.DropTable i) {
+      tx.dropTable(i.tableId());
+    } else if (intent instanceof CatalogModel.Intent.AddColumn i) {
+      tx.addColumn(i.tableId(), ColumnDef.of(i.name(), "int32"));
+    } else if (intent instanceof CatalogModel.Intent.DropColumn i) {
+      tx.dropColumn(i.tableId(), i.columnId());
+    } else if (intent instanceof CatalogModel.Intent.CreateView i) {
+      tx.createView(i.schemaId(), i.name(), "duckdb", "SELECT 1");
+    } else if (intent instanceof CatalogModel.Intent.DropView i) {
+      tx.dropView(i.viewId());
+    } else if (intent instanceof CatalogModel.Intent.RegisterFile i) {
+      tx.registerDataFile(i.tableId(), NewDataFile.parquet("f.parquet", i.rows(), 1_000, 100));
+    } else if (intent instanceof CatalogModel.Intent.RegisterDelete i) {
+      tx.registerDeleteFile(
+          i.tableId(), NewDeleteFile.parquet(i.dataFileId(), "d.parquet", 1, 50, 10));
+    } else if (intent instanceof CatalogModel.Intent.UpdateStats i) {
+      tx.updateTableStats(i.tableId(), i.recordCount(), i.sizeBytes());
+    } else if (intent instanceof CatalogModel.Intent.SetOption i) {
+      tx.setOption(OptionScope.global(), i.key(), i.value());
+    } else {
+      throw new AssertionError("unknown intent " + intent);
+    }
+  }
+
+  private static <T> List<T> sorted(List<T> items, java.util.function.ToLongFunction<T> id) {
+    List<T> out = new ArrayList<>(items);
+    out.sort(Comparator.comparingLong(id));
+    return out;
+  }
+
+  /** The versioned state and the counters at one snapshot. */
+  private static void check(CatalogModel m, CatalogSnapshot at) {
+    String where = " at snapshot " + at.snapshotId();
+    Map<Long, String> schemas = new TreeMap<>();
+    at.schemas().forEach(s -> schemas.put(s.schemaId(), s.name()));
+    assertEquals(m.schemas(), schemas, "schemas" + where);
+    Map<Long, CatalogModel.Table> tables = new TreeMap<>();
+    for (TableInfo t : at.tables()) {
+      Map<Long, String> cols = new TreeMap<>();
+      at.columns(t.tableId()).forEach(c -> cols.put(c.columnId(), c.name()));
+      Map<Long, long[]> files = new TreeMap<>();
+      for (DataFileInfo f : at.dataFiles(t.tableId())) {
+        files.put(f.dataFileId(), new long[] {f.rowIdStart().orElse(-1), f.recordCount()});
+      }
+      Map<Long, Long> deletes = new TreeMap<>();
+      at.deleteFiles(t.tableId()).forEach(d -> deletes.put(d.deleteFileId(), d.dataFileId()));
+      tables.put(
+          t.tableId(),
+          new CatalogModel.Table(t.schemaId(), t.name(), cols, t.nextColumnId(), files, deletes));
+    }
+    assertEquals(m.tables().keySet(), tables.keySet(), "table ids" + where);
+    for (var e : m.tables().entrySet()) {
+      assertEquals(
+          e.getValue().describe(),
+          tables.get(e.getKey()).describe(),
+          "table " + e.getKey() + where);
+    }
+    Map<Long, String> views = new TreeMap<>();
+    at.views().forEach(v -> views.put(v.viewId(), v.schemaId() + "." + v.name()));
+    assertEquals(m.views(), views, "views" + where);
+    assertEquals(m.nextCatalogId(), at.info().nextCatalogId(), "next_catalog_id" + where);
+    assertEquals(m.nextFileId(), at.info().nextFileId(), "next_file_id" + where);
+  }
+
+  /** Statistics and options have no history: they are checked at the head only. */
+  private static void checkUnversioned(
+      CatalogModel m, CatalogSnapshot head, Map<String, String> lastOptionValue) {
+    for (var e : m.stats().entrySet()) {
+      TableStats s = head.tableStats(e.getKey()).orElseThrow();
+      assertEquals(
+          List.of(e.getValue()[0], e.getValue()[1], e.getValue()[2]),
+          List.of(s.recordCount(), s.fileSizeBytes(), s.nextRowId()),
+          "statistics of table " + e.getKey());
+    }
+    assertEquals(
+        new TreeMap<>(lastOptionValue),
+        new TreeMap<>(
+            head.options(OptionScope.global()).entrySet().stream()
+                .filter(e -> e.getKey().startsWith("opt_"))
+                .collect(
+                    java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue))),
+        "global options: each thread's last value");
+  }
+}
