@@ -82,7 +82,12 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &[String]) -> Result<(), String> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    // The runtime of the crate's own `verb_commit_bench` example: two
+    // workers, as many as this machine's cores. SlateDB's background tasks
+    // (the WAL flusher, the batch writer) run on them, as they run on the
+    // JNI crate's multi-thread runtime under the Java catalog.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;

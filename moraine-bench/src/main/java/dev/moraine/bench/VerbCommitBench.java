@@ -74,6 +74,8 @@ public final class VerbCommitBench {
       com.sun.management.ThreadMXBean heap = (com.sun.management.ThreadMXBean) threads;
       com.sun.management.OperatingSystemMXBean os =
           (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+      long[] ids = threads.getAllThreadIds();
+      long[] jvmBefore = heap.getThreadCpuTime(ids);
       long bytes = heap.getCurrentThreadAllocatedBytes();
       long process = os.getProcessCpuTime();
       long thread = threads.getCurrentThreadCpuTime();
@@ -83,17 +85,28 @@ public final class VerbCommitBench {
       double threadCpu = threads.getCurrentThreadCpuTime() - thread;
       double processCpu = os.getProcessCpuTime() - process;
       double allocated = heap.getCurrentThreadAllocatedBytes() - bytes;
+      // Every thread the JVM knows (this one, the JIT compilers, the collector, ...): what the
+      // process spent beyond them ran on threads the JVM does not know, the store's native ones.
+      long[] jvmAfter = heap.getThreadCpuTime(ids);
+      double jvmCpu = 0;
+      for (int i = 0; i < ids.length; i++) {
+        if (jvmBefore[i] >= 0 && jvmAfter[i] >= 0) {
+          jvmCpu += jvmAfter[i] - jvmBefore[i];
+        }
+      }
       System.out.println(
           String.format(
               Locale.ROOT,
               "impl=java tables=%d commits=%d process_cpu_us=%.1f thread_cpu_us=%.1f wall_us=%.1f"
-                  + " alloc_bytes=%.0f",
+                  + " alloc_bytes=%.0f other_jvm_threads_cpu_us=%.1f native_threads_cpu_us=%.1f",
               tables,
               samples,
               processCpu / samples / 1e3,
               threadCpu / samples / 1e3,
               wall / samples / 1e3,
-              allocated / samples));
+              allocated / samples,
+              (jvmCpu - threadCpu) / samples / 1e3,
+              (processCpu - jvmCpu) / samples / 1e3));
     }
   }
 
