@@ -36,7 +36,7 @@ field() { # field <line> <key>
 }
 
 echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) warmup=$warmup samples=$samples nproc=$(nproc)"
-declare -A java_cpu java_alloc
+declare -A java_cpu java_alloc java_process rust_process
 for n in $sizes; do
   rm -rf "$work/rust-$n" "$work/java-$n"
   "$rust" build "$work/rust-$n" "$n"
@@ -47,6 +47,8 @@ for n in $sizes; do
   echo "$j"
   java_cpu[$n]=$(field "$j" thread_cpu_us)
   java_alloc[$n]=$(field "$j" alloc_bytes)
+  java_process[$n]=$(field "$j" process_cpu_us)
+  rust_process[$n]=$(field "$r" process_cpu_us)
   awk -v n="$n" -v jp="$(field "$j" process_cpu_us)" -v jt="$(field "$j" thread_cpu_us)" \
     -v rp="$(field "$r" process_cpu_us)" -v ja="$(field "$j" alloc_bytes)" \
     -v ra="$(field "$r" alloc_bytes)" 'BEGIN {
@@ -58,6 +60,9 @@ set -- $sizes
 first=$1
 for n in $sizes; do
   awk -v n="$n" -v f="$first" -v c="${java_cpu[$n]}" -v c0="${java_cpu[$first]}" \
-    -v a="${java_alloc[$n]}" -v a0="${java_alloc[$first]}" 'BEGIN {
-      printf "scaling java tables=%s vs %s thread_cpu=%.2fx alloc=%.2fx\n", n, f, c / c0, a / a0 }'
+    -v a="${java_alloc[$n]}" -v a0="${java_alloc[$first]}" \
+    -v p="${java_process[$n]}" -v p0="${java_process[$first]}" \
+    -v r="${rust_process[$n]}" -v r0="${rust_process[$first]}" 'BEGIN {
+      printf "scaling tables=%s vs %s java_thread_cpu=%.2fx java_heap_alloc=%.2fx java_process_cpu=%.2fx rust_process_cpu=%.2fx\n",
+        n, f, c / c0, a / a0, p / p0, r / r0 }'
 done
