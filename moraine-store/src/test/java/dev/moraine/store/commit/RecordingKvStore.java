@@ -25,7 +25,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * A {@link KvStore} that hands every write to the real store unchanged and, for each, keeps the
  * whole store's contents just before and just after it together with the operations it carried: a
  * {@link Landed} per batch that reached the store, and one per refused transaction commit (whose
- * contents must not have moved). {@link CommitDiffOracle} judges them.
+ * contents must not have moved). {@link CommitDiffOracle} judges them. It also counts the entries
+ * the catalog's reads return (through the store, its snapshots and its transactions), which is how
+ * a test sees how much of the catalog a commit read.
  *
  * <p>Concurrency: {@link #writeLock} is held from the scan before a write to the scan after it, and
  * every write of the catalog goes through this class, so no other write can land between the two
@@ -43,6 +45,9 @@ final class RecordingKvStore implements KvStore {
 
   private final KvStore store;
   private final ReentrantLock writeLock = new ReentrantLock();
+  // Entries handed to the catalog by reads through this store, its snapshots and transactions.
+  private final java.util.concurrent.atomic.AtomicLong entriesRead =
+      new java.util.concurrent.atomic.AtomicLong();
   // Guarded by writeLock: appended only while the lock is held, read after the writers are done.
   private final List<Landed> landed = new ArrayList<>();
 
@@ -58,6 +63,11 @@ final class RecordingKvStore implements KvStore {
     } finally {
       writeLock.unlock();
     }
+  }
+
+  /** How many entries reads have returned so far: one per key got or scanned. */
+  long entriesRead() {
+    return entriesRead.get();
   }
 
   /** Forgets the writes recorded so far (the bootstrap, say). */
@@ -80,6 +90,37 @@ final class RecordingKvStore implements KvStore {
       }
     }
     return all;
+  }
+
+  private byte[] counted(byte[] value) {
+    entriesRead.incrementAndGet();
+    return value;
+  }
+
+  private List<byte[]> counted(List<byte[]> values) {
+    entriesRead.addAndGet(values.size());
+    return values;
+  }
+
+  private KvIterator counted(KvIterator it) {
+    return new KvIterator() {
+      @Override
+      public boolean hasNext() {
+        return it.hasNext();
+      }
+
+      @Override
+      public KeyValue next() {
+        KeyValue kv = it.next();
+        entriesRead.incrementAndGet();
+        return kv;
+      }
+
+      @Override
+      public void close() {
+        it.close();
+      }
+    };
   }
 
   private interface Submission<T> {
@@ -161,23 +202,44 @@ final class RecordingKvStore implements KvStore {
 
     @Override
     public byte[] get(byte[] key, ReadDurability durability) {
-      return tx.get(key, durability);
+      return counted(tx.get(key, durability));
     }
 
     @Override
     public KvIterator scan(KeyRange range, ScanOrder order, ReadDurability durability) {
-      return tx.scan(range, order, durability);
+      return counted(tx.scan(range, order, durability));
     }
 
     @Override
     public List<byte[]> getAll(List<byte[]> keys, ReadDurability durability) {
-      return tx.getAll(keys, durability);
+      return counted(tx.getAll(keys, durability));
     }
   }
 
   @Override
   public KvSnapshot snapshot() {
-    return store.snapshot();
+    KvSnapshot snapshot = store.snapshot();
+    return new KvSnapshot() {
+      @Override
+      public byte[] get(byte[] key, ReadDurability durability) {
+        return counted(snapshot.get(key, durability));
+      }
+
+      @Override
+      public KvIterator scan(KeyRange range, ScanOrder order, ReadDurability durability) {
+        return counted(snapshot.scan(range, order, durability));
+      }
+
+      @Override
+      public List<byte[]> getAll(List<byte[]> keys, ReadDurability durability) {
+        return counted(snapshot.getAll(keys, durability));
+      }
+
+      @Override
+      public void close() {
+        snapshot.close();
+      }
+    };
   }
 
   @Override
@@ -217,16 +279,16 @@ final class RecordingKvStore implements KvStore {
 
   @Override
   public byte[] get(byte[] key, ReadDurability durability) {
-    return store.get(key, durability);
+    return counted(store.get(key, durability));
   }
 
   @Override
   public KvIterator scan(KeyRange range, ScanOrder order, ReadDurability durability) {
-    return store.scan(range, order, durability);
+    return counted(store.scan(range, order, durability));
   }
 
   @Override
   public List<byte[]> getAll(List<byte[]> keys, ReadDurability durability) {
-    return store.getAll(keys, durability);
+    return counted(store.getAll(keys, durability));
   }
 }
