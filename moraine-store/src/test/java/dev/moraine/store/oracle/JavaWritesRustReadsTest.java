@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.FileField;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
@@ -209,8 +210,24 @@ class JavaWritesRustReadsTest {
           });
       long lastTag = catalog.commit(tx -> tx.renameColumn(ids[1], 4, "town"));
       assertEquals(37, lastTag);
+      // A file mapped by name (a mapping, then the file): some columns missing, one field spelled
+      // in another case, nested fields mapped under their parents.
+      long mapped =
+          catalog.commit(
+              tx ->
+                  tx.registerDataFileByName(
+                      ids[1],
+                      NewDataFile.parquet("outside.parquet", 4, 900, 120),
+                      List.of(
+                          FileField.of("ID"),
+                          FileField.nested(
+                              "addr",
+                              FileField.of("town"),
+                              FileField.nested("tags", FileField.of("element")))),
+                      true));
+      assertEquals(38, mapped);
     }
-    assertSameAtEverySnapshot(lake, 37);
+    assertSameAtEverySnapshot(lake, 38);
   }
 
   @Test
