@@ -147,7 +147,7 @@ final class DataFileVerbs {
       s.staged.put(new EntityKey.FileColumnStats(tableId, fileId, st.columnId()), b.build());
     }
     s.record(
-        DuckLakeOperation.INSERT_FILE,
+        mapping == null ? DuckLakeOperation.INSERT_FILE : DuckLakeOperation.ADD_DATA_FILES,
         new ChangeEntry.ById(ChangeKind.INSERTED_INTO_TABLE, tableId));
     return fileId;
   }

@@ -499,12 +499,14 @@ public final class Transaction {
   // ---- comments and tags -----------------------------------------------------------------------
 
   /**
-   * Sets a tag on a table, view or column: the key's live entry, if any, ends at this commit's
-   * snapshot and the new value begins there. Recorded as stock DuckLake records {@code COMMENT ON}:
-   * {@code altered_table} (table or column) or {@code altered_view}, with {@code schema_version}
-   * grown and no {@code schema_versions} record. A column's record is overwritten in place.
+   * Sets a tag on a schema, table, view or column: the key's live entry, if any, ends at this
+   * commit's snapshot and the new value begins there. Recorded as stock DuckLake records {@code
+   * COMMENT ON}: {@code altered_table} (table or column) or {@code altered_view}, with {@code
+   * schema_version} grown and no {@code schema_versions} record. A column's record is overwritten
+   * in place. Stock DuckLake has no schema comments; a schema's tag is recorded as the Rust
+   * implementation records it: {@code schema_version} grown and no change kind.
    *
-   * @throws NotFoundException if the table, view or column is not live; nothing staged
+   * @throws NotFoundException if the schema, table, view or column is not live; nothing staged
    * @throws InvalidArgumentException for a null target, an empty key or a null value; nothing
    *     staged
    */
@@ -526,8 +528,8 @@ public final class Transaction {
   }
 
   /**
-   * Sets the comment of a table, view or column ({@code COMMENT ON ... IS 'text'}): the tag with
-   * key {@code comment}, as DuckLake keeps it. Recorded and refused like {@link #setTag}.
+   * Sets the comment of a schema, table, view or column ({@code COMMENT ON ... IS 'text'}): the tag
+   * with key {@code comment}, as DuckLake keeps it. Recorded and refused like {@link #setTag}.
    */
   public void setComment(TagTarget target, String comment) {
     ensureOpen();

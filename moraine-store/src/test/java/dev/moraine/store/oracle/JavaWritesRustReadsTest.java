@@ -226,8 +226,16 @@ class JavaWritesRustReadsTest {
                               FileField.nested("tags", FileField.of("element")))),
                       true));
       assertEquals(38, mapped);
+      // Schema tags, as the crate stores them (stock DuckLake has no schema comments).
+      catalog.commit(
+          tx -> {
+            tx.setComment(new TagTarget.Schema(ids[0]), "sales data");
+            tx.setTag(new TagTarget.Schema(0), "owner", "ops");
+          });
+      long schemaTags = catalog.commit(tx -> tx.removeTag(new TagTarget.Schema(0), "owner"));
+      assertEquals(40, schemaTags);
     }
-    assertSameAtEverySnapshot(lake, 38);
+    assertSameAtEverySnapshot(lake, 40);
   }
 
   @Test
