@@ -1,6 +1,7 @@
 package dev.moraine.duckdb.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.Catalog;
@@ -21,6 +22,7 @@ import dev.moraine.store.ObjectStoreSpec;
 import dev.moraine.store.SlateStoreProvider;
 import dev.moraine.store.StoreConfig;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +33,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -334,6 +337,27 @@ class VerbDifferentialTest {
     return rows.stream()
         .max(java.util.Comparator.comparingLong(r -> ((Number) r.get(idColumn)).longValue()))
         .orElseThrow();
+  }
+
+  /**
+   * Stock DuckLake 1.5.5 has no schema comments, so our schema tags (the Rust implementation's)
+   * have no stock counterpart to compare with (RFC 0004 §8.2).
+   */
+  @Test
+  void stockDuckLake_refusesSchemaComments() throws Exception {
+    try (ReferenceSession session = stock.session()) {
+      SQLException e =
+          assertThrows(
+              SQLException.class,
+              () -> session.executeAll(List.of("COMMENT ON SCHEMA main IS 'x'")));
+      assertTrue(
+          e.getMessage().contains("Adding comments to schemas is not implemented"), e.getMessage());
+    }
+    assertEquals(
+        List.of(),
+        stock.rows("ducklake_tag").stream()
+            .filter(r -> Long.valueOf(0).equals(((Number) r.get("object_id")).longValue()))
+            .toList());
   }
 
   @TestFactory
