@@ -16,9 +16,18 @@ import dev.moraine.core.catalog.model.FileField;
 import dev.moraine.core.catalog.model.MappingInfo;
 import dev.moraine.core.catalog.model.MappingInfo.NameMapping;
 import dev.moraine.core.catalog.model.NewDataFile;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.SortedMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -177,6 +186,56 @@ class MappingVerbsTest {
           InvalidArgumentException.class,
           ErrorCode.INVALID_ARGUMENT,
           tx -> tx.registerDataFileByName(1, NewDataFile.parquet("x.parquet", -1, 1, 1), D_FIELDS));
+    }
+  }
+
+  @Test
+  void concurrentFilesMappedByName_allLand_eachNamingItsOwnMapping() throws Exception {
+    try (CommitLake lake = lakeWithTable()) {
+      ExecutorService pool = Executors.newFixedThreadPool(8);
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        int thread = t;
+        futures.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < 3; i++) {
+                    int n = i;
+                    lake.catalog.commit(
+                        tx ->
+                            tx.registerDataFileByName(
+                                1,
+                                NewDataFile.parquet("t" + thread + "-" + n + ".parquet", 5, 50, 5),
+                                D_FIELDS));
+                  }
+                  return null;
+                }));
+      }
+      start.countDown();
+      for (Future<?> f : futures) {
+        f.get();
+      }
+      pool.shutdown();
+      CatalogSnapshot at = lake.catalog.snapshot();
+      assertEquals(1 + 24, at.info().snapshotId());
+      assertEquals(48, at.info().nextFileId(), "two file ids per commit, none lost or reused");
+      List<DataFileInfo> files = new ArrayList<>(at.dataFiles(1));
+      files.sort(Comparator.comparingLong(f -> f.rowIdStart().orElseThrow()));
+      Set<Long> mappingIds = new HashSet<>();
+      long nextRow = 0;
+      for (DataFileInfo f : files) {
+        assertEquals(nextRow, f.rowIdStart().orElseThrow(), "dense row ids");
+        nextRow += f.recordCount();
+        assertEquals(OptionalLong.of(f.dataFileId() - 1), f.mappingId());
+        mappingIds.add(f.mappingId().getAsLong());
+      }
+      assertEquals(24, files.size());
+      assertEquals(
+          mappingIds,
+          at.mappings(1).stream().map(MappingInfo::mappingId).collect(Collectors.toSet()),
+          "one mapping per file, and no other");
     }
   }
 
