@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use moraine::ffi_support::{self, FileColumnStatsRecord, SnapshotRecord};
+use moraine::ffi_support::{self, ColumnTagRow, FileColumnStatsRecord, SnapshotRecord};
 use moraine::{
     CatalogSnapshot, ColumnInfo, DataFileInfo, DeleteFileInfo, MacroInfo, MappingInfo,
     ReadOnlyCatalog, SchemaInfo, SnapshotId, TableInfo, TagEntry, ViewInfo,
@@ -58,6 +58,20 @@ async fn document(catalog: &ReadOnlyCatalog, at: Option<u64>) -> Result<Value, S
             .push(stats);
     }
 
+    // Column tags live on the column records; the crate's view does not
+    // return them, so they come from the column table dump: each column's
+    // latest record, whose entries carry their own begin and end.
+    let mut column_tags: BTreeMap<(u64, u64), Vec<ColumnTagRow>> = BTreeMap::new();
+    for row in ffi_support::dump_column_tags(catalog)
+        .await
+        .map_err(read_failure("the column tags"))?
+    {
+        column_tags
+            .entry((row.table_id, row.column_id))
+            .or_default()
+            .push(row);
+    }
+
     let ids: Vec<u64> = match at {
         Some(id) if id > head => {
             return Err(format!("snapshot {id} does not exist: the head is {head}"));
@@ -82,6 +96,7 @@ async fn document(catalog: &ReadOnlyCatalog, at: Option<u64>) -> Result<Value, S
             view: &view,
             at: id,
             file_stats: &file_stats,
+            column_tags: &column_tags,
         };
         snapshots.push(reading.snapshot(&records[&id], &mut renderer).await?);
     }
@@ -105,6 +120,7 @@ struct Reading<'a> {
     view: &'a CatalogSnapshot,
     at: u64,
     file_stats: &'a BTreeMap<u64, Vec<FileColumnStatsRecord>>,
+    column_tags: &'a BTreeMap<(u64, u64), Vec<ColumnTagRow>>,
 }
 
 impl Reading<'_> {
@@ -200,7 +216,11 @@ impl Reading<'_> {
 
         Ok(json!({
             "column_stats": column_stats,
-            "columns": columns.iter().map(column_value).collect::<Vec<_>>(),
+            "columns": columns.iter().map(|c| {
+                let mut value = column_value(c);
+                value["tags"] = Value::Array(self.column_tags(table.id.get(), c.id.get()));
+                value
+            }).collect::<Vec<_>>(),
             "data_files": self.view.data_files_of(table.id).iter().map(|f| self.data_file(f)).collect::<Vec<_>>(),
             "delete_files": self.view.delete_files_of(table.id).iter().map(delete_file_value).collect::<Vec<_>>(),
             "id": table.id.get(),
@@ -264,6 +284,32 @@ impl Reading<'_> {
             "record_count": file.record_count,
             "row_id_start": file.row_id_start,
         })
+    }
+
+    /// The tag entries of column `column` of `table` live at this snapshot,
+    /// in the order of `tags`.
+    fn column_tags(&self, table: u64, column: u64) -> Vec<Value> {
+        let mut live: Vec<&ColumnTagRow> = self
+            .column_tags
+            .get(&(table, column))
+            .map(|rows| {
+                rows.iter()
+                    .filter(|t| {
+                        t.begin_snapshot <= self.at && t.end_snapshot.is_none_or(|e| e > self.at)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        live.sort_by(|a, b| (&a.key, a.begin_snapshot).cmp(&(&b.key, b.begin_snapshot)));
+        live.iter()
+            .map(|t| {
+                json!({
+                    "begin_snapshot": t.begin_snapshot,
+                    "key": t.key,
+                    "value": t.value,
+                })
+            })
+            .collect()
     }
 
     /// The tag entries of `object_id` live at this snapshot, by key (UTF-8

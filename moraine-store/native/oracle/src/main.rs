@@ -7,9 +7,15 @@
 //!   as the JSON of docs/dump-format.md.
 //! - `check <dir> [--at <id>]` is `dump` for a lake the Java writer created:
 //!   it fails if the crate refuses that lake.
+//! - `append <dir>` adds commits to an existing lake (see `append.rs`) and
+//!   prints the head it found and the head it left.
+//! - `hold <dir>` opens a writer, prints `open`, waits for a line on
+//!   standard input, tries one commit and prints `committed <id>` or
+//!   `fenced`.
 //!
 //! Every failure is one line on stderr and exit status 1.
 
+mod append;
 mod dump;
 mod inline;
 mod lake;
@@ -20,7 +26,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>]";
+    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir>";
 
 fn main() -> ExitCode {
     // A panic inside the crate or a dependency is reported like any other
@@ -52,6 +58,17 @@ fn run(args: &[String]) -> Result<(), String> {
             };
             let runtime = lake::runtime()?;
             runtime.block_on(workload::write(Path::new(dir)))
+        }
+        "append" | "hold" => {
+            let [dir] = rest else {
+                return Err(USAGE.to_owned());
+            };
+            let runtime = lake::runtime()?;
+            if command == "append" {
+                runtime.block_on(append::append(Path::new(dir)))
+            } else {
+                runtime.block_on(append::hold(Path::new(dir)))
+            }
         }
         "dump" | "check" => {
             let (dir, at) = dump_arguments(rest)?;

@@ -217,3 +217,58 @@ fn write_refuses_a_lake_that_has_commits() {
     let err = one_line_failure(&tool(&["write", arg(&lake.0)]));
     assert!(err.contains("already holds a lake"), "{err}");
 }
+
+#[test]
+fn append_continues_a_lake_and_refuses_what_is_not_one() {
+    let lake = TempPath::new("append");
+    write(&lake.0);
+    let before: Value = serde_json::from_str(&dump_text(&["dump", arg(&lake.0)])).expect("JSON");
+    let head = before["head"].as_u64().expect("a head");
+
+    let out = tool(&["append", arg(&lake.0)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // No main.shared table in the workload's lake: three commits.
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("{head} {}", head + 3)
+    );
+    let after: Value = serde_json::from_str(&dump_text(&["dump", arg(&lake.0)])).expect("JSON");
+    let snapshots = after["snapshots"].as_array().expect("snapshots");
+    let mut previous_file_id = 0;
+    for (id, snapshot) in snapshots.iter().enumerate() {
+        assert_eq!(snapshot["record"]["snapshot_id"], id as u64);
+        let next_file_id = snapshot["record"]["next_file_id"]
+            .as_u64()
+            .expect("a counter");
+        assert!(
+            next_file_id >= previous_file_id,
+            "next_file_id went back at {id}"
+        );
+        previous_file_id = next_file_id;
+    }
+    // Everything before the append is as it was.
+    for id in 0..=head as usize {
+        assert_eq!(
+            without_times(snapshots[id].clone()),
+            without_times(before["snapshots"][id].clone())
+        );
+    }
+
+    let missing = TempPath::new("append-missing");
+    let err = one_line_failure(&tool(&["append", arg(&missing.0)]));
+    assert!(err.contains("not a directory"), "{err}");
+    assert!(!missing.0.exists(), "append created the directory");
+    let empty = TempPath::new("append-empty");
+    std::fs::create_dir_all(&empty.0).expect("a directory");
+    let err = one_line_failure(&tool(&["hold", arg(&empty.0)]));
+    assert!(err.contains("not a lake"), "{err}");
+    assert_eq!(
+        std::fs::read_dir(&empty.0).expect("readable").count(),
+        0,
+        "hold wrote into a directory that is not a lake"
+    );
+}

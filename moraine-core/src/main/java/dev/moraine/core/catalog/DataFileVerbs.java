@@ -1,5 +1,6 @@
 package dev.moraine.core.catalog;
 
+import dev.moraine.core.catalog.model.FileField;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
 import dev.moraine.core.keyspace.key.EntityKey;
@@ -7,6 +8,8 @@ import dev.moraine.core.keyspace.proto.ColumnValue;
 import dev.moraine.core.keyspace.proto.DataFileValue;
 import dev.moraine.core.keyspace.proto.FileColumnStatsValue;
 import dev.moraine.core.keyspace.proto.FilePartitionValue;
+import dev.moraine.core.keyspace.proto.MappingValue;
+import dev.moraine.core.keyspace.proto.NameMapping;
 import dev.moraine.core.keyspace.proto.PartitionValue;
 import dev.moraine.core.keyspace.proto.TableStatsValue;
 import dev.moraine.ducklake.changes.ChangeEntry;
@@ -28,6 +31,21 @@ final class DataFileVerbs {
   }
 
   long register(long tableId, NewDataFile file) {
+    return register(tableId, file, null, false);
+  }
+
+  /**
+   * Registers a file mapped by name: its fields are resolved against the table's live columns
+   * first, so a refused mapping stages nothing; the mapping takes the id {@code next_file_id} and
+   * the file the one after it, as stock DuckLake numbers them.
+   */
+  long registerByName(
+      long tableId, NewDataFile file, List<FileField> fields, boolean allowMissing) {
+    return register(tableId, file, fields, allowMissing);
+  }
+
+  private long register(
+      long tableId, NewDataFile file, List<FileField> fields, boolean allowMissing) {
     if (file == null) {
       throw new InvalidArgumentException("data file must not be null");
     }
@@ -57,12 +75,27 @@ final class DataFileVerbs {
       VerbState.nonNegative("null count", st.nullCount());
     }
     Long partitionId = partitionFor(tableId, file.partitionValues());
+    List<NameMapping> mapping =
+        fields == null ? null : NameMappings.resolve(tableId, live, fields, allowMissing);
     TableStatsValue stats = s.requireStats(tableId);
     long rowIdStart = stats.getNextRowId();
     if (Long.compareUnsigned(rowIdStart + file.recordCount(), rowIdStart) < 0) {
       throw new InvalidArgumentException(
           "the file's rows would run past the largest row id of table "
               + Long.toUnsignedString(tableId));
+    }
+    // Everything is checked above; from here on the verb only stages.
+    Long mappingId = null;
+    if (mapping != null) {
+      mappingId = s.nextFileId++;
+      s.staged.put(
+          new EntityKey.Mapping(tableId, mappingId),
+          MappingValue.newBuilder()
+              .setMappingId(mappingId)
+              .setTableId(tableId)
+              .setMapType(NameMappings.MAP_BY_NAME)
+              .addAllNameMappings(mapping)
+              .build());
     }
     long fileId = s.nextFileId++;
     s.staged.put(
@@ -88,6 +121,9 @@ final class DataFileVerbs {
       value.setPartitionId(partitionId);
     }
     file.encryptionKey().ifPresent(value::setEncryptionKey);
+    if (mappingId != null) {
+      value.setMappingId(mappingId);
+    }
     for (int i = 0; i < file.partitionValues().size(); i++) {
       value.addPartitionValues(
           FilePartitionValue.newBuilder()
@@ -111,7 +147,7 @@ final class DataFileVerbs {
       s.staged.put(new EntityKey.FileColumnStats(tableId, fileId, st.columnId()), b.build());
     }
     s.record(
-        DuckLakeOperation.INSERT_FILE,
+        mapping == null ? DuckLakeOperation.INSERT_FILE : DuckLakeOperation.ADD_DATA_FILES,
         new ChangeEntry.ById(ChangeKind.INSERTED_INTO_TABLE, tableId));
     return fileId;
   }

@@ -12,8 +12,8 @@ import dev.moraine.ducklake.changes.ChangeKind;
 import dev.moraine.ducklake.ops.DuckLakeOperation;
 
 /**
- * Tags and comments on tables, views and columns; {@link Transaction} documents each verb's
- * contract.
+ * Tags and comments on schemas, tables, views and columns; {@link Transaction} documents each
+ * verb's contract.
  *
  * <p>A table's or view's tags live in one unversioned container per object id whose entries carry
  * their own snapshot range; a column's tags live in its record, and a change confined to them
@@ -21,7 +21,8 @@ import dev.moraine.ducklake.ops.DuckLakeOperation;
  * Setting a key ends its live entry at this commit's snapshot and begins a new one; removing ends
  * it. What the commit records follows stock DuckLake's COMMENT ON: {@code altered_table} for a
  * table or column, {@code altered_view} for a view, a {@code schema_version} bump, and no {@code
- * schema_versions} record.
+ * schema_versions} record. A schema's tags (which stock DuckLake does not offer) follow the Rust
+ * implementation: a {@code schema_version} bump and no change kind.
  */
 final class TagVerbs {
   private final VerbState s;
@@ -90,6 +91,9 @@ final class TagVerbs {
     s.staged.put(entity, next.build());
     if (target instanceof TagTarget.Table t) {
       tableAltered(DuckLakeOperation.COMMENT_ON_TABLE, t.tableId());
+    } else if (target instanceof TagTarget.Schema) {
+      // The Rust implementation's schema tag: a bump, no change kind, no schema_versions record.
+      s.operations.add(DuckLakeOperation.TAG_SCHEMA);
     } else {
       long viewId = ((TagTarget.View) target).viewId();
       s.operations.add(DuckLakeOperation.COMMENT_ON_VIEW);
@@ -107,6 +111,10 @@ final class TagVerbs {
     if (target instanceof TagTarget.Table t) {
       s.requireTable(t.tableId());
       return t.tableId();
+    }
+    if (target instanceof TagTarget.Schema sc) {
+      s.requireSchema(sc.schemaId());
+      return sc.schemaId();
     }
     long viewId = ((TagTarget.View) target).viewId();
     if (s.staged.get(new EntityKey.View(viewId), ViewValue.class).isEmpty()) {

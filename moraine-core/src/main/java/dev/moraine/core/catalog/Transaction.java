@@ -2,6 +2,7 @@ package dev.moraine.core.catalog;
 
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.ColumnInfo;
+import dev.moraine.core.catalog.model.FileField;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.NewMacro;
@@ -269,6 +270,46 @@ public final class Transaction {
   }
 
   /**
+   * Registers a data file written without field ids, mapped to the table by name, as DuckLake's
+   * {@code ducklake_add_data_files} does: {@code fields} are the file's own columns (nested fields
+   * included) in the file's order, each resolved ASCII case-insensitively against the live columns
+   * under the matching table column. The commit stages a {@code map_by_name} column mapping (one
+   * name-mapping row per field, numbered from 0 in the file's pre-order) whose id is {@code
+   * next_file_id}, and the data file, with the next id, naming it; otherwise as {@link
+   * #registerDataFile}. Every live column must be in the file.
+   *
+   * @return the new data file's id (the mapping's id is one less)
+   * @throws NotFoundException if the table is not live, a field names no live column under its
+   *     parent, or a statistics entry names a column that is not; nothing staged
+   * @throws InvalidArgumentException for no fields, an empty field name, two fields of one parent
+   *     with the same name, a live column the file lacks, or any input {@link #registerDataFile}
+   *     refuses; nothing staged
+   * @throws CorruptionException if the table has no statistics record; nothing staged
+   */
+  public long registerDataFileByName(long tableId, NewDataFile file, List<FileField> fields) {
+    ensureOpen();
+    return dataFiles.registerByName(tableId, file, fields, false);
+  }
+
+  /**
+   * As {@link #registerDataFileByName(long, NewDataFile, List)}, but with {@code allowMissing} a
+   * live column the file lacks is allowed (DuckLake's {@code allow_missing => true}): it gets no
+   * mapping row, and readers see it as its default.
+   *
+   * @return the new data file's id (the mapping's id is one less)
+   * @throws NotFoundException as {@link #registerDataFileByName(long, NewDataFile, List)}; nothing
+   *     staged
+   * @throws InvalidArgumentException as {@link #registerDataFileByName(long, NewDataFile, List)},
+   *     except for a missing column when {@code allowMissing}; nothing staged
+   * @throws CorruptionException if the table has no statistics record; nothing staged
+   */
+  public long registerDataFileByName(
+      long tableId, NewDataFile file, List<FileField> fields, boolean allowMissing) {
+    ensureOpen();
+    return dataFiles.registerByName(tableId, file, fields, allowMissing);
+  }
+
+  /**
    * Moves a table to another schema (keeping its id, columns and files).
    *
    * @throws NotFoundException if the table or the schema is not live; nothing staged
@@ -458,12 +499,14 @@ public final class Transaction {
   // ---- comments and tags -----------------------------------------------------------------------
 
   /**
-   * Sets a tag on a table, view or column: the key's live entry, if any, ends at this commit's
-   * snapshot and the new value begins there. Recorded as stock DuckLake records {@code COMMENT ON}:
-   * {@code altered_table} (table or column) or {@code altered_view}, with {@code schema_version}
-   * grown and no {@code schema_versions} record. A column's record is overwritten in place.
+   * Sets a tag on a schema, table, view or column: the key's live entry, if any, ends at this
+   * commit's snapshot and the new value begins there. Recorded as stock DuckLake records {@code
+   * COMMENT ON}: {@code altered_table} (table or column) or {@code altered_view}, with {@code
+   * schema_version} grown and no {@code schema_versions} record. A column's record is overwritten
+   * in place. Stock DuckLake has no schema comments; a schema's tag is recorded as the Rust
+   * implementation records it: {@code schema_version} grown and no change kind.
    *
-   * @throws NotFoundException if the table, view or column is not live; nothing staged
+   * @throws NotFoundException if the schema, table, view or column is not live; nothing staged
    * @throws InvalidArgumentException for a null target, an empty key or a null value; nothing
    *     staged
    */
@@ -485,8 +528,8 @@ public final class Transaction {
   }
 
   /**
-   * Sets the comment of a table, view or column ({@code COMMENT ON ... IS 'text'}): the tag with
-   * key {@code comment}, as DuckLake keeps it. Recorded and refused like {@link #setTag}.
+   * Sets the comment of a schema, table, view or column ({@code COMMENT ON ... IS 'text'}): the tag
+   * with key {@code comment}, as DuckLake keeps it. Recorded and refused like {@link #setTag}.
    */
   public void setComment(TagTarget target, String comment) {
     ensureOpen();

@@ -62,7 +62,20 @@ final class SnapshotTree {
 
   /** The tags of a schema, table or view live at the snapshot, by key (UTF-8 bytes) then begin. */
   static List<Obj> tags(CatalogSnapshot s, long objectId) {
-    return s.tags(objectId).stream()
+    return tagList(s.tags(objectId), s.snapshotId());
+  }
+
+  /**
+   * Tag entries live at snapshot {@code at} ({@code begin_snapshot <= at}, no end or an end above
+   * it), by key (UTF-8 bytes) then begin.
+   */
+  static List<Obj> tagList(List<TagEntry> entries, long at) {
+    return entries.stream()
+        .filter(
+            t ->
+                Long.compareUnsigned(t.beginSnapshot(), at) <= 0
+                    && (t.endSnapshot().isEmpty()
+                        || Long.compareUnsigned(t.endSnapshot().getAsLong(), at) > 0))
         .sorted(
             Comparator.comparing(TagEntry::key, LakeState::compareUtf8)
                 .thenComparing(TagEntry::beginSnapshot, Long::compareUnsigned))

@@ -44,7 +44,7 @@ final class TableTree {
                 .sorted(Comparator.comparing(ColumnStats::columnId, Long::compareUnsigned))
                 .map(TableTree::columnStats)
                 .toList())
-        .with("columns", columns.stream().map(TableTree::column).toList())
+        .with("columns", columns.stream().map(c -> column(c, s.snapshotId())).toList())
         .with(
             "data_files",
             s.dataFiles(id).stream()
@@ -73,7 +73,7 @@ final class TableTree {
         .with("tags", SnapshotTree.tags(s, id));
   }
 
-  private static Obj column(ColumnInfo c) {
+  private static Obj column(ColumnInfo c, long at) {
     return Obj.of()
         .with("column_type", c.type())
         .with("default_value", Obj.orNull(c.defaultValue()))
@@ -81,7 +81,8 @@ final class TableTree {
         .with("name", c.name())
         .with("nulls_allowed", c.nullsAllowed())
         .with("parent_id", Obj.unsigned(c.parentColumn()))
-        .with("position", Obj.unsigned(c.columnOrder()));
+        .with("position", Obj.unsigned(c.columnOrder()))
+        .with("tags", SnapshotTree.tagList(c.tags(), at));
   }
 
   private static Obj columnStats(ColumnStats c) {

@@ -1,6 +1,7 @@
 package dev.moraine.duckdb.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.Catalog;
@@ -8,6 +9,7 @@ import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.ColumnStats;
+import dev.moraine.core.catalog.model.FileField;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.OptionScope;
@@ -20,6 +22,7 @@ import dev.moraine.store.ObjectStoreSpec;
 import dev.moraine.store.SlateStoreProvider;
 import dev.moraine.store.StoreConfig;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +33,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -97,9 +101,8 @@ class VerbDifferentialTest {
   /**
    * Table d (id 6) gets a data file. Stock DuckLake writes it with an INSERT (inlining is off); our
    * side registers that very file, under the path stock DuckLake gave it, with the counts, sizes
-   * and bounds read from the file's own footer. (Registering a foreign file through
-   * ducklake_add_data_files would also make DuckLake write a name mapping, which our verbs cannot
-   * express yet.)
+   * and bounds read from the file's own footer. ({@link #addFileByName} registers a foreign file,
+   * which DuckLake maps by name.)
    */
   private static Step addFile(String name, String select) {
     return new Step(
@@ -122,16 +125,52 @@ class VerbDifferentialTest {
                   List.of());
           return tx -> {
             tx.registerDataFile(6, data);
-            widenColumnStats(tx, 6, f);
+            widenColumnStats(tx, 6, f, 1, 2);
           };
         });
   }
 
-  /** The table's column statistics widened by a file's bounds, as a writer keeps them. */
-  private static void widenColumnStats(Transaction tx, long tableId, ParquetFacts f) {
+  /**
+   * A Parquet file written by DuckDB outside the lake (no field ids, its columns in the order
+   * {@code s, i}) is added to table d: stock DuckLake through {@code ducklake_add_data_files},
+   * which maps it by name; our side through {@code registerDataFileByName} with the file's own
+   * fields, at the same absolute path, with the counts, sizes and bounds read from its footer.
+   */
+  private static Step addFileByName(String name, String select) {
+    Path outside = dir.resolve(name);
+    return new Step(
+        "register data file by name " + name,
+        List.of(
+            "COPY (" + select + ") TO '" + outside + "' (FORMAT parquet)",
+            "CALL ducklake_add_data_files('lake', 'd', '" + outside + "', schema => 's1')"),
+        () -> {
+          ParquetFacts f = ParquetFacts.read(stock, outside);
+          NewDataFile data =
+              new NewDataFile(
+                  outside.toString(),
+                  false,
+                  "parquet",
+                  f.records(),
+                  f.fileSize(),
+                  f.footerSize(),
+                  Optional.empty(),
+                  f.stats(2, 1),
+                  List.of());
+          return tx -> {
+            tx.registerDataFileByName(6, data, List.of(FileField.of("s"), FileField.of("i")));
+            widenColumnStats(tx, 6, f, 2, 1);
+          };
+        });
+  }
+
+  /**
+   * The table's column statistics widened by a file's bounds, as a writer keeps them; the i-th file
+   * column is table column {@code ids[i]}.
+   */
+  private static void widenColumnStats(Transaction tx, long tableId, ParquetFacts f, long... ids) {
     for (int i = 0; i < f.columns().size(); i++) {
       ParquetFacts.Column c = f.columns().get(i);
-      long columnId = i + 1;
+      long columnId = ids[i];
       Optional<ColumnStats> before = tx.premise().columnStats(tableId, columnId);
       String min = c.min();
       String max = c.max();
@@ -277,6 +316,11 @@ class VerbDifferentialTest {
                   NewDeleteFile.parquet(target, path, 10, f.fileSize(), f.footerSize());
               return tx -> tx.registerDeleteFile(6, delete);
             }));
+    // The mapping takes file id 3 and the file 4, as in stock DuckLake.
+    s.add(
+        addFileByName(
+            "outside.parquet",
+            "SELECT 'o' || range AS s, (200 + range)::INTEGER AS i FROM range(20)"));
     // No whole-file delete step: stock DuckLake ends a data file whose rows are all deleted and
     // records deleted_from_table with the table's statistics unchanged; expireDataFile is a
     // compaction's expiry (merge_adjacent, statistics reduced), so it has no stock counterpart.
@@ -293,6 +337,27 @@ class VerbDifferentialTest {
     return rows.stream()
         .max(java.util.Comparator.comparingLong(r -> ((Number) r.get(idColumn)).longValue()))
         .orElseThrow();
+  }
+
+  /**
+   * Stock DuckLake 1.5.5 has no schema comments, so our schema tags (the Rust implementation's)
+   * have no stock counterpart to compare with (RFC 0004 §8.2).
+   */
+  @Test
+  void stockDuckLake_refusesSchemaComments() throws Exception {
+    try (ReferenceSession session = stock.session()) {
+      SQLException e =
+          assertThrows(
+              SQLException.class,
+              () -> session.executeAll(List.of("COMMENT ON SCHEMA main IS 'x'")));
+      assertTrue(
+          e.getMessage().contains("Adding comments to schemas is not implemented"), e.getMessage());
+    }
+    assertEquals(
+        List.of(),
+        stock.rows("ducklake_tag").stream()
+            .filter(r -> Long.valueOf(0).equals(((Number) r.get("object_id")).longValue()))
+            .toList());
   }
 
   @TestFactory

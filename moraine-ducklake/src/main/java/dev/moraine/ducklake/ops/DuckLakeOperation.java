@@ -111,6 +111,12 @@ public enum DuckLakeOperation {
   /** COMMENT ON COLUMN (a ducklake_column_tag row with key 'comment'). */
   COMMENT_ON_COLUMN(does(BUMPS_SCHEMA_VERSION), emits(ALTERED_TABLE)),
 
+  /**
+   * A tag set or removed on a schema. Not an operation of stock DuckLake 1.5.5, which refuses
+   * COMMENT ON SCHEMA ("not implemented"); it is the Rust implementation's schema tag, which bumps
+   * schema_version and records no change kind and no schema_versions row.
+   */
+  TAG_SCHEMA(does(BUMPS_SCHEMA_VERSION), emits()),
   // ---- views ---------------------------------------------------------------------------------
   /** CREATE VIEW. */
   CREATE_VIEW(does(BUMPS_SCHEMA_VERSION, ADVANCES_NEXT_CATALOG_ID), emits(CREATED_VIEW)),

@@ -45,6 +45,7 @@ class DuckLakeOperationTest {
         "COMMENT_ON_COLUMN|Y|N|N|N|N|altered_table",
         "CREATE_VIEW|Y|N|N|Y|N|created_view",
         "RENAME_VIEW|Y|N|N|N|N|created_view",
+        "TAG_SCHEMA|Y|N|N|N|N|",
         "COMMENT_ON_VIEW|Y|N|N|N|N|altered_view",
         "DROP_VIEW|Y|N|N|N|N|dropped_view",
         "CREATE_SCALAR_MACRO|Y|N|N|Y|N|created_scalar_macro",
@@ -92,7 +93,7 @@ class DuckLakeOperationTest {
 
   @Test
   void everyOperation_isCoveredByTheTable() {
-    assertEquals(43, DuckLakeOperation.values().length);
+    assertEquals(44, DuckLakeOperation.values().length);
   }
 
   @Test

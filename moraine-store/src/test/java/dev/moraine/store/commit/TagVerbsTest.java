@@ -109,6 +109,32 @@ class TagVerbsTest {
     }
   }
 
+  @Test
+  void schemaTags_bumpTheSchemaVersion_withNoChangeKind_asTheCrateRecordsThem() {
+    try (CommitLake lake = lakeWithTable()) {
+      var c = lake.catalog;
+      c.commit(tx -> tx.setComment(new TagTarget.Schema(1), "a schema"));
+      CatalogSnapshot at = c.snapshot();
+      assertEquals(3, at.info().snapshotId());
+      assertRecord(at, "", 3);
+      assertEquals(List.of(live(3, "comment", "a schema")), at.tags(1));
+      c.commit(tx -> tx.removeTag(new TagTarget.Schema(1), "comment"));
+      assertRecord(c.snapshot(), "", 4);
+      assertEquals(List.of(), c.snapshot().tags(1));
+      assertEquals(List.of(live(3, "comment", "a schema")), c.snapshotAt(3).tags(1));
+      refused(
+          lake,
+          NotFoundException.class,
+          ErrorCode.NOT_FOUND,
+          tx -> tx.setTag(new TagTarget.Schema(9), "k", "v"));
+      refused(
+          lake,
+          NotFoundException.class,
+          ErrorCode.NOT_FOUND,
+          tx -> tx.removeTag(new TagTarget.Schema(1), "comment"));
+    }
+  }
+
   private static <T extends MoraineException> void refused(
       CommitLake lake, Class<T> type, ErrorCode code, CommitBody body) {
     SortedMap<String, String> before = lake.contents();

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.FileField;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
@@ -209,8 +210,32 @@ class JavaWritesRustReadsTest {
           });
       long lastTag = catalog.commit(tx -> tx.renameColumn(ids[1], 4, "town"));
       assertEquals(37, lastTag);
+      // A file mapped by name (a mapping, then the file): some columns missing, one field spelled
+      // in another case, nested fields mapped under their parents.
+      long mapped =
+          catalog.commit(
+              tx ->
+                  tx.registerDataFileByName(
+                      ids[1],
+                      NewDataFile.parquet("outside.parquet", 4, 900, 120),
+                      List.of(
+                          FileField.of("ID"),
+                          FileField.nested(
+                              "addr",
+                              FileField.of("town"),
+                              FileField.nested("tags", FileField.of("element")))),
+                      true));
+      assertEquals(38, mapped);
+      // Schema tags, as the crate stores them (stock DuckLake has no schema comments).
+      catalog.commit(
+          tx -> {
+            tx.setComment(new TagTarget.Schema(ids[0]), "sales data");
+            tx.setTag(new TagTarget.Schema(0), "owner", "ops");
+          });
+      long schemaTags = catalog.commit(tx -> tx.removeTag(new TagTarget.Schema(0), "owner"));
+      assertEquals(40, schemaTags);
     }
-    assertSameAtEverySnapshot(lake, 37);
+    assertSameAtEverySnapshot(lake, 40);
   }
 
   @Test

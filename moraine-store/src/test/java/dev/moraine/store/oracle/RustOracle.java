@@ -1,13 +1,19 @@
 package dev.moraine.store.oracle;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Runs {@code moraine-oracle}, the Rust tool of {@code native/oracle} built on the Rust {@code
@@ -93,6 +99,128 @@ public final class RustOracle {
    */
   public String check(Path dir) {
     return run("check", dir.toString());
+  }
+
+  /**
+   * {@code append <dir>}: the crate opens the existing lake in {@code dir} as its writer (fencing
+   * any other) and adds its commits.
+   *
+   * @return the head snapshot id it found and the one it left
+   * @throws Failure as {@link #run}
+   */
+  public long[] append(Path dir) {
+    String[] heads = run("append", dir.toString()).strip().split(" ");
+    return new long[] {Long.parseLong(heads[0]), Long.parseLong(heads[1])};
+  }
+
+  /**
+   * {@code hold <dir>}: starts a crate writer on the existing lake in {@code dir} and returns once
+   * it has opened (and so fenced any other writer). The caller then asks it to commit with {@link
+   * Held#commit()} and must close it.
+   *
+   * @throws Failure if the tool cannot be started, or does not report the open within the timeout
+   *     (the process is then killed)
+   */
+  public Held hold(Path dir) {
+    List<String> command = List.of(binary.toString(), "hold", dir.toString());
+    Process process;
+    try {
+      process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    } catch (IOException e) {
+      throw new Failure(command, -1, "cannot run: " + e.getMessage());
+    }
+    Held held = new Held(command, process, timeout);
+    try {
+      String first = held.nextLine();
+      if (!"open".equals(first)) {
+        throw new Failure(command, -1, "expected \"open\", got " + first);
+      }
+    } catch (RuntimeException e) {
+      held.close();
+      throw e;
+    }
+    return held;
+  }
+
+  /**
+   * A crate writer held open by {@code moraine-oracle hold}. Its one process is owned by this
+   * object; {@link #close()} ends it.
+   */
+  public static final class Held implements AutoCloseable {
+    private final List<String> command;
+    private final Process process;
+    private final Duration timeout;
+    private final BufferedReader out;
+
+    private Held(List<String> command, Process process, Duration timeout) {
+      this.command = command;
+      this.process = process;
+      this.timeout = timeout;
+      this.out =
+          new BufferedReader(
+              new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Tells the writer to commit and returns what became of the commit: {@code "fenced"} or {@code
+     * "committed <id>"}.
+     *
+     * @throws Failure if the tool fails or does not answer within the timeout; the process is then
+     *     ended
+     */
+    public String commit() {
+      try {
+        process.getOutputStream().write('\n');
+        process.getOutputStream().flush();
+        String answer = nextLine();
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+          throw new Failure(command, -1, "did not exit within " + timeout);
+        }
+        if (process.exitValue() != 0 || answer == null) {
+          throw new Failure(command, process.exitValue(), "answered " + answer);
+        }
+        return answer;
+      } catch (IOException e) {
+        throw new Failure(command, -1, "cannot talk to it: " + e.getMessage());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new Failure(command, -1, "interrupted");
+      }
+    }
+
+    /** The next line the tool prints, waiting at most the timeout. */
+    private String nextLine() {
+      CompletableFuture<String> line =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return out.readLine();
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+      try {
+        return line.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        throw new Failure(command, -1, "no answer within " + timeout);
+      } catch (ExecutionException e) {
+        throw new Failure(command, -1, "cannot read its output: " + e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new Failure(command, -1, "interrupted");
+      }
+    }
+
+    /** Ends the process if it is still running. */
+    @Override
+    public void close() {
+      process.destroyForcibly();
+      try {
+        process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /**

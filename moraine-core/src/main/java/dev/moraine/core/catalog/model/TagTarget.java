@@ -1,7 +1,13 @@
 package dev.moraine.core.catalog.model;
 
-/** What a tag or comment is set on: a table, a view, or a column of a table. */
+/** What a tag or comment is set on: a schema, a table, a view, or a column of a table. */
 public sealed interface TagTarget {
+  /**
+   * A schema ({@code ducklake_tag}, keyed by the schema's id). Stock DuckLake 1.5.5 has no schema
+   * comments; these are the Rust implementation's schema tags.
+   */
+  record Schema(long schemaId) implements TagTarget {}
+
   /** A table ({@code ducklake_tag}, keyed by the table's id). */
   record Table(long tableId) implements TagTarget {}
 
