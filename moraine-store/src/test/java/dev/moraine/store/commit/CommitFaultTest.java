@@ -27,6 +27,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -244,6 +246,136 @@ class CommitFaultTest {
         assertEquals(StoreUnavailableException.class, e.getClass(), e.toString());
         assertEquals(ErrorCode.STORE_UNAVAILABLE, e.code());
         assertEquals(before, after, "a failure before submission writes nothing");
+      }
+    }
+  }
+
+  // ---- the same commit, raced: it loses the head once and runs again -------------------------
+
+  /**
+   * The commit under test on its first run lets another commit land first (a table of its own,
+   * committed on another thread while the closure waits, its calls not named), so the attempt loses
+   * the head, classifies the winner (benign: a different table) and runs again. Every call from the
+   * first run to the landing of the second is then failed in turn, the classification reads and the
+   * second attempt's calls included.
+   */
+  private static void racedUnderTest(Lake lake, Transaction tx, int run) {
+    underTest(tx);
+    if (run == 1) {
+      lake.store.unrecorded(
+          () ->
+              CompletableFuture.runAsync(
+                      () ->
+                          lake.catalog.commit(
+                              other ->
+                                  other.createTable(
+                                      0, "other", List.of(ColumnDef.of("o", "int64")))))
+                  .join());
+    }
+  }
+
+  /**
+   * A fault-free raced run: its calls, the index of the first call after the other commit landed,
+   * and the dumps (times zeroed) with the other commit alone and with both.
+   */
+  private record RacedReference(
+      List<String> calls, int otherLandedAt, String otherOnly, String both) {}
+
+  private static RacedReference racedReference() {
+    String otherOnly;
+    try (Lake lake = Lake.withHistory()) {
+      lake.catalog.commit(
+          other -> other.createTable(0, "other", List.of(ColumnDef.of("o", "int64"))));
+      lake.catalog.close();
+      lake.store.close();
+      otherOnly = withoutTimes(Lake.readBack(lake.inner));
+    }
+    try (Lake lake = Lake.withHistory()) {
+      int[] runs = {0};
+      int[] landedAt = {-1};
+      lake.store.record(-1, null);
+      lake.catalog.commit(
+          tx -> {
+            runs[0]++;
+            racedUnderTest(lake, tx, runs[0]);
+            if (runs[0] == 1) {
+              landedAt[0] = lake.store.named();
+            }
+          });
+      assertEquals(2, runs[0], "the raced commit ran twice");
+      List<String> calls = lake.store.calls();
+      lake.store.stop();
+      lake.catalog.close();
+      lake.store.close();
+      return new RacedReference(
+          calls, landedAt[0], otherOnly, withoutTimes(Lake.readBack(lake.inner)));
+    }
+  }
+
+  @TestFactory
+  Stream<DynamicTest> aFailureAtEachStoreCallOfARacedCommit_endsInTheDocumentedOutcome() {
+    RacedReference reference = racedReference();
+    List<String> calls = reference.calls();
+    int last = calls.size() - 1;
+    assertEquals("store.flushWal", calls.get(last));
+    assertEquals("tx.commit", calls.get(last - 1));
+    assertEquals(
+        2,
+        calls.stream().filter("store.begin"::equals).count(),
+        "two attempts, each in its own transaction: " + calls);
+    List<DynamicTest> cases = new ArrayList<>();
+    for (int i = 0; i < calls.size(); i++) {
+      String call = calls.get(i);
+      int index = i;
+      cases.add(
+          DynamicTest.dynamicTest(
+              "call " + i + " " + call + " fails before submission",
+              () -> racedFaultAt(index, Mode.BEFORE_SUBMISSION, reference)));
+      // Only the landing attempt submits: the first attempt's commit is refused by the store
+      // before anything is handed over.
+      if (i >= last - 1) {
+        cases.add(
+            DynamicTest.dynamicTest(
+                "call " + i + " " + call + " fails after submission",
+                () -> racedFaultAt(index, Mode.AFTER_SUBMISSION, reference)));
+      }
+    }
+    return cases.stream();
+  }
+
+  private static void racedFaultAt(int index, Mode mode, RacedReference reference) {
+    List<String> calls = reference.calls();
+    String call = calls.get(index);
+    try (Lake lake = Lake.withHistory()) {
+      String before = lake.before;
+      AtomicInteger runs = new AtomicInteger();
+      lake.store.record(index, mode);
+      MoraineException e =
+          assertThrows(
+              MoraineException.class,
+              () -> lake.catalog.commit(tx -> racedUnderTest(lake, tx, runs.incrementAndGet())));
+      assertEquals(call, lake.store.failed(), "the fault reached the call it was aimed at");
+      assertTrue(runs.get() <= 2, "runs " + runs.get());
+      boolean submitted = index == calls.size() - 1 || mode == Mode.AFTER_SUBMISSION;
+      String after = lake.closeAndReadBack();
+      if (submitted) {
+        assertEquals(CommitOutcomeUnknownException.class, e.getClass(), e.toString());
+        assertEquals(ErrorCode.COMMIT_OUTCOME_UNKNOWN, e.code());
+        assertEquals(2, runs.get(), "an unknown outcome is never retried");
+        if (!withoutTimes(after).equals(reference.otherOnly())) {
+          assertEquals(reference.both(), withoutTimes(after), "neither without nor with it");
+        }
+      } else {
+        assertEquals(StoreUnavailableException.class, e.getClass(), e.toString());
+        assertEquals(ErrorCode.STORE_UNAVAILABLE, e.code());
+        if (index < reference.otherLandedAt()) {
+          assertEquals(before, after, "a failure before the race writes nothing");
+        } else {
+          assertEquals(
+              reference.otherOnly(),
+              withoutTimes(after),
+              "a failure before submission writes nothing of this commit");
+        }
       }
     }
   }

@@ -27,7 +27,8 @@ import java.util.concurrent.CompletableFuture;
  * Mode#BEFORE_SUBMISSION}) or right after ({@link Mode#AFTER_SUBMISSION}, for calls that submit).
  *
  * <p>One thread at a time: the call list and the armed fault are plain fields, read and written by
- * the thread that drives the catalog.
+ * the thread that drives the catalog (and, inside {@link #unrecorded}, by a thread it waits for,
+ * which only reads them).
  */
 final class FaultingKvStore implements KvStore {
   /** Where inside the chosen call the native failure happens. */
@@ -60,6 +61,26 @@ final class FaultingKvStore implements KvStore {
   void stop() {
     recording = false;
     failAt = -1;
+  }
+
+  /**
+   * Runs {@code body} with naming suspended: its calls are neither named nor failed. The body may
+   * run on another thread as long as this thread waits for it (the wait orders its calls before and
+   * after this thread's).
+   */
+  void unrecorded(Runnable body) {
+    boolean was = recording;
+    recording = false;
+    try {
+      body.run();
+    } finally {
+      recording = was;
+    }
+  }
+
+  /** How many calls were named so far. */
+  int named() {
+    return calls.size();
   }
 
   /** The calls named since {@link #record}. */
