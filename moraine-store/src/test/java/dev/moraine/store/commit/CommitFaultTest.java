@@ -454,7 +454,11 @@ class CommitFaultTest {
                         runs[0]++;
                         underTest(tx);
                       }));
-      assertTrue(lake.injector.injectedPutFailures() + lake.injector.injectedGetFailures() > 0);
+      long met =
+          fault.submitted()
+              ? lake.injector.injectedPutFailures()
+              : lake.injector.injectedGetFailures();
+      assertTrue(met > 0, "the commit met the injected failures");
       String after = lake.closeAndReadBack();
       if (fault.submitted()) {
         assertEquals(CommitOutcomeUnknownException.class, e.getClass(), e.toString());
