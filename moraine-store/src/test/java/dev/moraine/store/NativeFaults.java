@@ -1,15 +1,13 @@
 package dev.moraine.store;
 
-import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvReadView;
-import java.lang.reflect.Field;
 
 /**
  * Public entry to the native test hooks ({@link TestHooks}) for tests outside this package: arms a
- * failure inside the JNI boundary of a real SlateDB view (store, snapshot, transaction) or
- * iterator, so that its next native call fails the way a native defect would make it fail.
+ * failure inside the JNI boundary of a real SlateDB view (store, snapshot, transaction), so that
+ * its next native call fails the way a native defect would make it fail.
  *
- * <p>Only views and iterators of this binding qualify; anything else is refused with {@link
+ * <p>Only views of this binding qualify; anything else is refused with {@link
  * IllegalArgumentException}. The hooks must be enabled (surefire sets {@value TestHooks#PROPERTY}).
  */
 public final class NativeFaults {
@@ -31,20 +29,6 @@ public final class NativeFaults {
    */
   public static void failNextCallAfterSubmission(KvReadView view) {
     TestHooks.panicAfterSubmission(handleOf(view));
-  }
-
-  /** The next native call on {@code iterator} fails as {@link #failNextCall} describes. */
-  public static void failNextCall(KvIterator iterator) {
-    if (!(iterator instanceof SlateKvIterator)) {
-      throw new IllegalArgumentException("not an iterator of the SlateDB binding: " + iterator);
-    }
-    try {
-      Field field = SlateKvIterator.class.getDeclaredField("handle");
-      field.setAccessible(true);
-      TestHooks.panicOnNextCall((NativeHandle) field.get(iterator));
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("the iterator's handle is out of reach", e);
-    }
   }
 
   private static NativeHandle handleOf(KvReadView view) {
