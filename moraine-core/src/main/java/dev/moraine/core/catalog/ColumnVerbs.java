@@ -3,13 +3,10 @@ package dev.moraine.core.catalog;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.proto.ColumnValue;
-import dev.moraine.core.keyspace.proto.TableColumnStatsValue;
 import dev.moraine.core.keyspace.proto.TableValue;
 import dev.moraine.ducklake.ops.DuckLakeOperation;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Adding, dropping, renaming and altering columns, and staging a column tree for a new table;
@@ -66,15 +63,10 @@ final class ColumnVerbs {
         }
       }
     }
-    Set<Long> withStats = new HashSet<>();
-    for (TableColumnStatsValue st : s.tableColumnStatsRecords(tableId)) {
-      withStats.add(st.getColumnId());
-    }
+    // The columns' table column statistics stay: stock DuckLake keeps a dropped column's
+    // ducklake_table_column_stats row, as it keeps a dropped table's (RFC 0004 §8.1).
     for (long id : doomed) {
       s.staged.delete(new EntityKey.Column(tableId, id));
-      if (withStats.contains(id)) {
-        s.staged.delete(new EntityKey.TableColumnStats(tableId, id));
-      }
     }
     s.altered(DuckLakeOperation.DROP_COLUMN, tableId);
   }

@@ -13,6 +13,7 @@ import dev.moraine.core.catalog.model.MappingInfo;
 import dev.moraine.core.catalog.model.OptionScope;
 import dev.moraine.core.catalog.model.SnapshotInfo;
 import dev.moraine.core.catalog.model.TableInfo;
+import dev.moraine.core.catalog.model.TagEntry;
 import dev.moraine.core.catalog.model.Versioned;
 import dev.moraine.ducklake.rows.ColumnMappingRow;
 import dev.moraine.ducklake.rows.ColumnRow;
@@ -46,11 +47,13 @@ import dev.moraine.ducklake.rows.TableStatsRow;
 import dev.moraine.ducklake.rows.TagRow;
 import dev.moraine.ducklake.rows.ViewRow;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -100,9 +103,18 @@ public final class DuckLakeRowRenderer {
 
     add(out, ViewRow.DEF, history.views().stream().map(RowMappings::view).toList());
 
+    Map<Long, Long> droppedObjects = new HashMap<>();
+    history.schemas().forEach(v -> droppedAt(droppedObjects, v.version().schemaId(), v));
+    tables.forEach(v -> droppedAt(droppedObjects, v.version().tableId(), v));
+    history.views().forEach(v -> droppedAt(droppedObjects, v.version().viewId(), v));
     history
         .tags()
-        .forEach((objectId, entries) -> add(out, TagRow.DEF, RowMappings.tags(objectId, entries)));
+        .forEach(
+            (objectId, entries) ->
+                add(
+                    out,
+                    TagRow.DEF,
+                    RowMappings.tags(objectId, endedBy(entries, droppedObjects.get(objectId)))));
 
     List<Versioned<ColumnInfo>> columns = history.columns();
     add(out, ColumnRow.DEF, columns.stream().map(RowMappings::column).toList());
@@ -219,14 +231,71 @@ public final class DuckLakeRowRenderer {
    * and change in place, so the latest copy holds every entry (earlier copies are stale).
    */
   static List<ColumnTagRow> columnTags(List<Versioned<ColumnInfo>> columns) {
-    Map<List<Long>, ColumnInfo> latest = new LinkedHashMap<>();
+    Map<List<Long>, Versioned<ColumnInfo>> latest = new LinkedHashMap<>();
     for (Versioned<ColumnInfo> c : columns) {
       // Versions come in begin order within one column, so the last one put stays.
-      latest.put(List.of(c.version().tableId(), c.version().columnId()), c.version());
+      latest.put(List.of(c.version().tableId(), c.version().columnId()), c);
     }
     List<ColumnTagRow> rows = new ArrayList<>();
-    latest.values().forEach(c -> rows.addAll(RowMappings.columnTags(c)));
+    for (Versioned<ColumnInfo> c : latest.values()) {
+      // A latest version with an end was dropped then (a replacement begun by S would be the
+      // latest instead); its tags end with it, as stock DuckLake ends a dropped table's column
+      // tags. The record keeps them open: a drop ends the record, it does not rewrite it.
+      ColumnInfo info = c.version();
+      List<TagEntry> tags = endedBy(info.tags(), dropEnd(c));
+      rows.addAll(
+          RowMappings.columnTags(
+              new ColumnInfo(
+                  info.tableId(),
+                  info.columnId(),
+                  info.beginSnapshot(),
+                  info.columnOrder(),
+                  info.name(),
+                  info.type(),
+                  info.initialDefault(),
+                  info.defaultValue(),
+                  info.nullsAllowed(),
+                  info.parentColumn(),
+                  info.defaultValueType(),
+                  info.defaultValueDialect(),
+                  tags)));
+    }
     return rows;
+  }
+
+  /**
+   * Records in {@code dropped} the end of an object whose version {@code v} is its latest and has
+   * ended by S (versions come in begin order per object, so a later version overwrites an earlier
+   * one's entry, and an open latest version removes it).
+   */
+  private static void droppedAt(Map<Long, Long> dropped, long objectId, Versioned<?> v) {
+    Long end = dropEnd(v);
+    if (end == null) {
+      dropped.remove(objectId);
+    } else {
+      dropped.put(objectId, end);
+    }
+  }
+
+  private static Long dropEnd(Versioned<?> v) {
+    return v.endSnapshot().isPresent() ? v.endSnapshot().getAsLong() : null;
+  }
+
+  /**
+   * Tag entries as stock DuckLake shows them once their object is dropped at {@code end} (null: not
+   * dropped): an entry still open then ends with the object.
+   */
+  static List<TagEntry> endedBy(List<TagEntry> entries, Long end) {
+    if (end == null) {
+      return entries;
+    }
+    return entries.stream()
+        .map(
+            t ->
+                t.endSnapshot().isPresent()
+                    ? t
+                    : new TagEntry(t.beginSnapshot(), OptionalLong.of(end), t.key(), t.value()))
+        .toList();
   }
 
   /**

@@ -62,6 +62,35 @@ class DuckLakeRowRendererTest {
         rows);
   }
 
+  @Test
+  void aDroppedColumnsOpenTags_endWithIt_andEndedTagsKeepTheirEnd() {
+    TagEntry endedEarlier = new TagEntry(1, OptionalLong.of(2), "owner", "a");
+    TagEntry open = new TagEntry(2, OptionalLong.empty(), "comment", "still open");
+    List<ColumnTagRow> rows =
+        DuckLakeRowRenderer.columnTags(
+            List.of(
+                new Versioned<>(column(5, 1, List.of(endedEarlier, open)), OptionalLong.of(7)),
+                new Versioned<>(column(6, 1, List.of(open)), OptionalLong.empty())));
+    assertEquals(
+        List.of(
+            new ColumnTagRow(1L, 5L, 1L, 2L, "owner", "a"),
+            new ColumnTagRow(1L, 5L, 2L, 7L, "comment", "still open"),
+            new ColumnTagRow(1L, 6L, 2L, null, "comment", "still open")),
+        rows);
+  }
+
+  @Test
+  void endedBy_endsOpenEntriesAtTheDrop_only() {
+    TagEntry endedEarlier = new TagEntry(1, OptionalLong.of(2), "owner", "a");
+    TagEntry open = new TagEntry(2, OptionalLong.empty(), "comment", "c");
+    assertEquals(
+        List.of(endedEarlier, new TagEntry(2, OptionalLong.of(9), "comment", "c")),
+        DuckLakeRowRenderer.endedBy(List.of(endedEarlier, open), 9L));
+    assertEquals(
+        List.of(endedEarlier, open),
+        DuckLakeRowRenderer.endedBy(List.of(endedEarlier, open), null));
+  }
+
   private static SnapshotInfo snapshot(long id, long schemaVersion) {
     return new SnapshotInfo(
         id,

@@ -1,0 +1,470 @@
+package dev.moraine.duckdb.verbs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moraine.core.catalog.AlreadyExistsException;
+import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.CommitBody;
+import dev.moraine.core.catalog.CommitConflictException;
+import dev.moraine.core.catalog.MoraineException;
+import dev.moraine.core.catalog.NotFoundException;
+import dev.moraine.core.catalog.Transaction;
+import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.ColumnStats;
+import dev.moraine.core.catalog.model.DataFileInfo;
+import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewDeleteFile;
+import dev.moraine.core.kv.KvStore;
+import dev.moraine.core.rows.DuckLakeRowRenderer;
+import dev.moraine.duckdb.reference.CommitOutcome;
+import dev.moraine.duckdb.reference.ReferenceDuckLake;
+import dev.moraine.duckdb.reference.ReferenceSession;
+import dev.moraine.store.ObjectStoreSpec;
+import dev.moraine.store.SlateStoreProvider;
+import dev.moraine.store.StoreConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Raced pairs that need data on both sides, in the manner of {@link VerbRaceDifferentialTest}: on
+ * stock DuckLake two sessions run from one premise and the first commits first; on our side the
+ * second closure's first run commits the first on another thread, so the second loses the head and
+ * is classified. The second must land exactly when stock DuckLake lands it.
+ *
+ * <p>The Parquet files are stock DuckLake's: each session's statements write data and delete files
+ * into its data path, and our closures register those very files (a file a refused stock session
+ * wrote stays on disk and serves our side just as well), with the counts, sizes and bounds read
+ * from the files themselves. Where both sides' verbs express the same operations, the ducklake_*
+ * rows must then be equal; the compaction pair compares outcomes only, because stock DuckLake's
+ * compaction schedules the merged files for deletion and writes its own change text, which our
+ * expiry verbs do not (RFC 0004 §8.2 item 1).
+ *
+ * <p>Inlined data is off on the stock side: inlined inserts and deletes race elsewhere.
+ */
+class DataRaceDifferentialTest {
+
+  /** What a session's statements wrote to the data path: data files and delete files. */
+  record Written(List<Path> dataFiles, List<Path> deleteFiles) {}
+
+  /** Our side of a step, built once stock DuckLake ran it and its files are on disk. */
+  interface Ours {
+    CommitBody build(StockFiles files, Written written) throws Exception;
+  }
+
+  /** One setup commit: SQL on stock DuckLake, then our verbs for what it wrote. */
+  record Setup(String sql, Ours ours) {}
+
+  record Pair(
+      String name,
+      List<Setup> setup,
+      String firstSql,
+      Ours first,
+      String secondSql,
+      Ours second,
+      boolean conflicts,
+      boolean rowsComparable) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  /** Table t (id 1): two columns, ids 1 and 2. */
+  private static final Setup TABLE_T =
+      new Setup(
+          "CREATE TABLE t (i INTEGER, s VARCHAR)",
+          (f, w) ->
+              tx ->
+                  tx.createTable(
+                      0, "t", List.of(ColumnDef.of("i", "int32"), ColumnDef.of("s", "varchar"))));
+
+  private static String insert(int from, int to) {
+    return "INSERT INTO t SELECT range::INTEGER AS i, 'v' || range AS s FROM range("
+        + from
+        + ", "
+        + to
+        + ")";
+  }
+
+  /** Registers every data file written into table t, widening its column statistics. */
+  private static final Ours INSERT_T =
+      (f, w) -> {
+        List<NewDataFile> files = new ArrayList<>();
+        List<ParquetFacts> facts = new ArrayList<>();
+        for (Path p : w.dataFiles()) {
+          facts.add(f.facts(p));
+          files.add(f.dataFile(p, 1, 2));
+        }
+        return tx -> {
+          for (int i = 0; i < files.size(); i++) {
+            tx.registerDataFile(1, files.get(i));
+            widenColumnStats(tx, 1, facts.get(i));
+          }
+        };
+      };
+
+  private static Setup insertT(int from, int to) {
+    return new Setup(insert(from, to), INSERT_T);
+  }
+
+  /** Registers every delete file written, each against the data file it names. */
+  private static final Ours DELETE_T =
+      (f, w) -> {
+        List<NewDeleteFile> deletes = new ArrayList<>();
+        for (Path p : w.deleteFiles()) {
+          deletes.add(f.deleteFile(p));
+        }
+        return tx -> deletes.forEach(d -> tx.registerDeleteFile(1, d));
+      };
+
+  /** Creates a table {@code name} (i INTEGER) and registers the file its CREATE TABLE AS wrote. */
+  private static Ours ctas(String name) {
+    return (f, w) -> {
+      ParquetFacts facts = f.facts(w.dataFiles().get(0));
+      NewDataFile file = f.dataFile(w.dataFiles().get(0), 1);
+      return tx -> {
+        long id = tx.createTable(0, name, List.of(ColumnDef.of("i", "int32")));
+        tx.registerDataFile(id, file);
+        widenColumnStats(tx, id, facts);
+      };
+    };
+  }
+
+  private static String ctasSql(String name) {
+    return "CREATE TABLE " + name + " AS SELECT range::INTEGER AS i FROM range(5)";
+  }
+
+  static Stream<Pair> pairs() {
+    return Stream.of(
+        new Pair(
+            "insert/insert same table",
+            List.of(TABLE_T),
+            insert(0, 10),
+            INSERT_T,
+            insert(10, 20),
+            INSERT_T,
+            false,
+            true),
+        new Pair(
+            "delete/delete same file",
+            List.of(TABLE_T, insertT(0, 10)),
+            "DELETE FROM t WHERE i = 1",
+            DELETE_T,
+            "DELETE FROM t WHERE i = 2",
+            DELETE_T,
+            true,
+            true),
+        new Pair(
+            "delete/delete disjoint files",
+            List.of(TABLE_T, insertT(0, 10), insertT(10, 20)),
+            "DELETE FROM t WHERE i = 1",
+            DELETE_T,
+            "DELETE FROM t WHERE i = 15",
+            DELETE_T,
+            false,
+            true),
+        new Pair(
+            "drop table then delete",
+            List.of(TABLE_T, insertT(0, 10)),
+            "DROP TABLE t",
+            (f, w) -> tx -> tx.dropTable(1),
+            "DELETE FROM t WHERE i = 1",
+            DELETE_T,
+            true,
+            true),
+        new Pair(
+            "delete then drop table",
+            List.of(TABLE_T, insertT(0, 10)),
+            "DELETE FROM t WHERE i = 1",
+            DELETE_T,
+            "DROP TABLE t",
+            (f, w) -> tx -> tx.dropTable(1),
+            false,
+            true),
+        new Pair(
+            "add column then insert",
+            List.of(TABLE_T, insertT(0, 10)),
+            "ALTER TABLE t ADD COLUMN x INTEGER",
+            (f, w) -> tx -> tx.addColumn(1, ColumnDef.of("x", "int32")),
+            insert(10, 20),
+            INSERT_T,
+            true,
+            true),
+        new Pair(
+            "drop column then insert",
+            List.of(TABLE_T, insertT(0, 10)),
+            "ALTER TABLE t DROP COLUMN s",
+            (f, w) -> tx -> tx.dropColumn(1, 2),
+            insert(10, 20),
+            INSERT_T,
+            true,
+            true),
+        new Pair(
+            "insert then add column",
+            List.of(TABLE_T, insertT(0, 10)),
+            insert(10, 20),
+            INSERT_T,
+            "ALTER TABLE t ADD COLUMN x INTEGER",
+            (f, w) -> tx -> tx.addColumn(1, ColumnDef.of("x", "int32")),
+            false,
+            true),
+        new Pair(
+            "compaction then delete",
+            List.of(TABLE_T, insertT(0, 10), insertT(10, 20)),
+            "CALL ducklake_merge_adjacent_files('lake')",
+            (f, w) -> {
+              NewDataFile merged = f.dataFile(w.dataFiles().get(0), 1, 2);
+              return tx -> {
+                for (DataFileInfo d : tx.premise().dataFiles(1)) {
+                  tx.expireDataFile(1, d.dataFileId());
+                }
+                tx.registerDataFile(1, merged);
+              };
+            },
+            "DELETE FROM t WHERE i = 1",
+            DELETE_T,
+            true,
+            false),
+        new Pair(
+            "create table as/create table as same name",
+            List.of(),
+            ctasSql("a"),
+            ctas("a"),
+            ctasSql("a"),
+            ctas("a"),
+            true,
+            true),
+        new Pair(
+            "create table as/create table as different names",
+            List.of(),
+            ctasSql("a"),
+            ctas("a"),
+            ctasSql("b"),
+            ctas("b"),
+            false,
+            true));
+  }
+
+  /** Facts of stock DuckLake's files, for our closures. */
+  static final class StockFiles {
+    private final ReferenceDuckLake stock;
+
+    StockFiles(ReferenceDuckLake stock) {
+      this.stock = stock;
+    }
+
+    ParquetFacts facts(Path file) throws Exception {
+      return ParquetFacts.read(stock, file);
+    }
+
+    /**
+     * A data file registration of {@code file}, its i-th column as table column ids[i]; columns
+     * past the ids given (a compacted file's row ids) get no statistics.
+     */
+    NewDataFile dataFile(Path file, long... columnIds) throws Exception {
+      ParquetFacts f = facts(file);
+      ParquetFacts named =
+          new ParquetFacts(
+              f.records(),
+              f.fileSize(),
+              f.footerSize(),
+              f.columns().subList(0, Math.min(columnIds.length, f.columns().size())));
+      return new NewDataFile(
+          file.getFileName().toString(),
+          true,
+          "parquet",
+          f.records(),
+          f.fileSize(),
+          f.footerSize(),
+          Optional.empty(),
+          named.stats(columnIds),
+          List.of());
+    }
+
+    /**
+     * A delete file registration of {@code file}: it names one data file (by its path inside the
+     * file), which stock DuckLake's rows identify.
+     */
+    NewDeleteFile deleteFile(Path file) throws Exception {
+      ParquetFacts f = facts(file);
+      String literal = "'" + file.toString().replace("'", "''") + "'";
+      List<Map<String, Object>> targets =
+          stock.query("SELECT DISTINCT file_path FROM read_parquet(" + literal + ")");
+      assertEquals(1, targets.size(), "a delete file names one data file");
+      String target = Path.of((String) targets.get(0).get("file_path")).getFileName().toString();
+      long dataFileId =
+          stock.rows("ducklake_data_file").stream()
+              .filter(r -> target.equals(Path.of((String) r.get("path")).getFileName().toString()))
+              .map(r -> ((Number) r.get("data_file_id")).longValue())
+              .findFirst()
+              .orElseThrow(() -> new AssertionError("no data file row for " + target));
+      return NewDeleteFile.parquet(
+          dataFileId, file.getFileName().toString(), f.records(), f.fileSize(), f.footerSize());
+    }
+  }
+
+  /** The table's column statistics widened by a file's bounds, as stock DuckLake keeps them. */
+  private static void widenColumnStats(Transaction tx, long tableId, ParquetFacts f) {
+    for (int i = 0; i < f.columns().size(); i++) {
+      ParquetFacts.Column c = f.columns().get(i);
+      long columnId = i + 1;
+      Optional<ColumnStats> before = tx.premise().columnStats(tableId, columnId);
+      String min = c.min();
+      String max = c.max();
+      boolean nulls = c.nullCount() > 0;
+      if (before.isPresent()) {
+        ColumnStats b = before.get();
+        min = b.minValue().filter(m -> lessThan(m, c.min())).orElse(min);
+        max = b.maxValue().filter(m -> lessThan(c.max(), m)).orElse(max);
+        nulls |= b.containsNull().orElse(false);
+      }
+      tx.updateColumnStats(
+          tableId,
+          columnId,
+          Optional.of(nulls),
+          Optional.empty(),
+          Optional.ofNullable(min),
+          Optional.ofNullable(max),
+          Optional.empty());
+    }
+  }
+
+  /** Bounds compare as numbers when both are integers, otherwise as text. */
+  private static boolean lessThan(String a, String b) {
+    try {
+      return Long.parseLong(a) < Long.parseLong(b);
+    } catch (NumberFormatException e) {
+      return a.compareTo(b) < 0;
+    }
+  }
+
+  /** Every Parquet file under the stock lake's data path. */
+  private static Set<Path> parquetFiles(ReferenceDuckLake stock) throws IOException {
+    Path root = Path.of(stock.dataPath());
+    if (!Files.exists(root)) {
+      return Set.of();
+    }
+    try (Stream<Path> all = Files.walk(root)) {
+      return all.filter(p -> p.toString().endsWith(".parquet"))
+          .collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+    }
+  }
+
+  /** Runs {@code sql} in {@code session} and returns the files it wrote. */
+  private static Written run(ReferenceDuckLake stock, ReferenceSession session, String sql)
+      throws Exception {
+    Set<Path> before = parquetFiles(stock);
+    session.executeAll(List.of(sql));
+    List<Path> data = new ArrayList<>();
+    List<Path> deletes = new ArrayList<>();
+    for (Path p : parquetFiles(stock)) {
+      if (!before.contains(p)) {
+        (p.getFileName().toString().endsWith("-delete.parquet") ? deletes : data).add(p);
+      }
+    }
+    return new Written(data, deletes);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("pairs")
+  void secondLandsExactlyWhenStockDuckLakeLandsIt(Pair pair, @TempDir Path dir) throws Exception {
+    SlateStoreProvider provider =
+        new SlateStoreProvider(
+            StoreConfig.of(ObjectStoreSpec.inMemory("data-race-" + UUID.randomUUID()), "lake"));
+    try (ReferenceDuckLake stock =
+            ReferenceDuckLake.builder(dir.resolve("stock"))
+                .dataInliningRowLimit(0)
+                .maxRetryCount(2)
+                .retryWaitMillis(1)
+                .open();
+        KvStore store = provider.openWriter();
+        Catalog catalog =
+            Catalog.open(store, CatalogOptions.defaults().withDataPath("/somewhere/data/"))) {
+      StockFiles files = new StockFiles(stock);
+      // The setup, one commit per statement on each side.
+      for (Setup s : pair.setup()) {
+        Written w;
+        try (ReferenceSession session = stock.session()) {
+          w = run(stock, session, s.sql());
+        }
+        catalog.commit(s.ours().build(files, w));
+      }
+      // Stock DuckLake: both transactions run from one premise, the first commits first.
+      Written firstWrote;
+      Written secondWrote;
+      CommitBody firstBody;
+      CommitBody secondBody;
+      CommitOutcome stockSecond;
+      try (ReferenceSession first = stock.session();
+          ReferenceSession second = stock.session()) {
+        first.begin();
+        second.begin();
+        firstWrote = run(stock, first, pair.firstSql());
+        secondWrote = run(stock, second, pair.secondSql());
+        // Our closures read the files now: stock DuckLake removes a refused session's files.
+        firstBody = pair.first().build(files, firstWrote);
+        secondBody = pair.second().build(files, secondWrote);
+        first.commit();
+        stockSecond = second.tryCommit();
+      }
+      if (!stockSecond.committed()) {
+        assertTrue(stockSecond.isConflict(), "stock DuckLake failed otherwise: " + stockSecond);
+      }
+      assertEquals(pair.conflicts(), !stockSecond.committed(), "stock DuckLake's outcome");
+
+      // Ours: the second's first run waits for the first to commit on another thread.
+      long premise = catalog.snapshot().info().snapshotId();
+      AtomicInteger runs = new AtomicInteger();
+      CommitBody racing =
+          tx -> {
+            int run = runs.incrementAndGet();
+            secondBody.run(tx);
+            if (run == 1) {
+              CompletableFuture.runAsync(() -> catalog.commit(firstBody)).join();
+            }
+          };
+      boolean landed;
+      String refusal = "";
+      try {
+        catalog.commit(racing);
+        landed = true;
+      } catch (CommitConflictException | AlreadyExistsException | NotFoundException e) {
+        landed = false;
+        refusal = e.toString();
+      } catch (MoraineException e) {
+        throw new AssertionError("refused for another reason: " + e, e);
+      }
+      assertEquals(landed ? 2 : runs.get(), runs.get(), "runs of the second closure");
+      assertTrue(
+          catalog.snapshot().info().snapshotId() > premise, "the first commit landed on our side");
+      assertEquals(
+          stockSecond.committed(),
+          landed,
+          "our second commit lands as stock DuckLake's " + refusal);
+      if (pair.rowsComparable()) {
+        assertEquals(
+            List.of(),
+            RowComparison.differences(stock, DuckLakeRowRenderer.render(catalog.snapshot())));
+      }
+    } finally {
+      ObjectStoreSpec.dropInMemory(
+          ((ObjectStoreSpec.InMemory) provider.config().objectStore()).name());
+    }
+  }
+}

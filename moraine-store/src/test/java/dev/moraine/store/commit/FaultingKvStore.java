@@ -1,0 +1,262 @@
+package dev.moraine.store.commit;
+
+import dev.moraine.core.kv.CheckpointId;
+import dev.moraine.core.kv.KeyRange;
+import dev.moraine.core.kv.KvIterator;
+import dev.moraine.core.kv.KvReadView;
+import dev.moraine.core.kv.KvSnapshot;
+import dev.moraine.core.kv.KvStore;
+import dev.moraine.core.kv.KvTransaction;
+import dev.moraine.core.kv.ReadDurability;
+import dev.moraine.core.kv.ScanOrder;
+import dev.moraine.core.kv.WriteBatch;
+import dev.moraine.core.kv.WriteReceipt;
+import dev.moraine.store.NativeFaults;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A real SlateDB store seen through a decorator that names every call made into it (on the store,
+ * its snapshots and its transactions) and can make the k-th of them fail inside the native binding.
+ *
+ * <p>The decorator decides only which call fails; the failure itself is the binding's own: before
+ * delegating the chosen call it arms the native test hook on the view the call goes to, so the real
+ * native call fails at the JNI boundary either before it hands anything to SlateDB ({@link
+ * Mode#BEFORE_SUBMISSION}) or right after ({@link Mode#AFTER_SUBMISSION}, for calls that submit).
+ *
+ * <p>One thread at a time: the call list and the armed fault are plain fields, read and written by
+ * the thread that drives the catalog (and, inside {@link #unrecorded}, by a thread it waits for,
+ * which only reads them).
+ */
+final class FaultingKvStore implements KvStore {
+  /** Where inside the chosen call the native failure happens. */
+  enum Mode {
+    BEFORE_SUBMISSION,
+    AFTER_SUBMISSION
+  }
+
+  private final KvStore delegate;
+  private final List<String> calls = new ArrayList<>();
+  private boolean recording;
+  private int failAt = -1;
+  private Mode mode;
+  private String failed;
+
+  FaultingKvStore(KvStore delegate) {
+    this.delegate = delegate;
+  }
+
+  /** Starts naming calls afresh; with {@code failAt >= 0}, the call of that index fails. */
+  void record(int failAt, Mode mode) {
+    calls.clear();
+    this.recording = true;
+    this.failAt = failAt;
+    this.mode = mode;
+    this.failed = null;
+  }
+
+  /** Stops naming calls and disarms any fault not yet reached. */
+  void stop() {
+    recording = false;
+    failAt = -1;
+  }
+
+  /**
+   * Runs {@code body} with naming suspended: its calls are neither named nor failed. The body may
+   * run on another thread as long as this thread waits for it (the wait orders its calls before and
+   * after this thread's).
+   */
+  void unrecorded(Runnable body) {
+    boolean was = recording;
+    recording = false;
+    try {
+      body.run();
+    } finally {
+      recording = was;
+    }
+  }
+
+  /** How many calls were named so far. */
+  int named() {
+    return calls.size();
+  }
+
+  /** The calls named since {@link #record}. */
+  List<String> calls() {
+    return List.copyOf(calls);
+  }
+
+  /** The name of the call that was made to fail, or null if none was reached. */
+  String failed() {
+    return failed;
+  }
+
+  /** Names the call and, if it is the chosen one, arms the native failure on {@code view}. */
+  private void enter(String name, KvReadView view) {
+    if (!recording) {
+      return;
+    }
+    if (calls.size() == failAt) {
+      failed = name;
+      if (mode == Mode.AFTER_SUBMISSION) {
+        NativeFaults.failNextCallAfterSubmission(view);
+      } else {
+        NativeFaults.failNextCall(view);
+      }
+    }
+    calls.add(name);
+  }
+
+  @Override
+  public byte[] get(byte[] key, ReadDurability durability) {
+    enter("store.get", delegate);
+    return delegate.get(key, durability);
+  }
+
+  @Override
+  public KvIterator scan(KeyRange range, ScanOrder order, ReadDurability durability) {
+    enter("store.scan", delegate);
+    return delegate.scan(range, order, durability);
+  }
+
+  @Override
+  public List<byte[]> getAll(List<byte[]> keys, ReadDurability durability) {
+    enter("store.getAll", delegate);
+    return delegate.getAll(keys, durability);
+  }
+
+  @Override
+  public WriteReceipt write(WriteBatch batch) {
+    enter("store.write", delegate);
+    return delegate.write(batch);
+  }
+
+  @Override
+  public List<WriteReceipt> writeAll(List<WriteBatch> batches) {
+    enter("store.writeAll", delegate);
+    return delegate.writeAll(batches);
+  }
+
+  @Override
+  public KvTransaction begin() {
+    enter("store.begin", delegate);
+    KvTransaction tx = delegate.begin();
+    return new KvTransaction() {
+      @Override
+      public byte[] get(byte[] key, ReadDurability durability) {
+        enter("tx.get", tx);
+        return tx.get(key, durability);
+      }
+
+      @Override
+      public KvIterator scan(KeyRange range, ScanOrder order, ReadDurability durability) {
+        enter("tx.scan", tx);
+        return tx.scan(range, order, durability);
+      }
+
+      @Override
+      public List<byte[]> getAll(List<byte[]> keys, ReadDurability durability) {
+        enter("tx.getAll", tx);
+        return tx.getAll(keys, durability);
+      }
+
+      @Override
+      public void put(byte[] key, byte[] value) {
+        enter("tx.put", tx);
+        tx.put(key, value);
+      }
+
+      @Override
+      public void delete(byte[] key) {
+        enter("tx.delete", tx);
+        tx.delete(key);
+      }
+
+      @Override
+      public void putAll(WriteBatch batch) {
+        enter("tx.putAll", tx);
+        tx.putAll(batch);
+      }
+
+      @Override
+      public WriteReceipt commit() {
+        enter("tx.commit", tx);
+        return tx.commit();
+      }
+
+      @Override
+      public void close() {
+        tx.close();
+      }
+    };
+  }
+
+  @Override
+  public KvSnapshot snapshot() {
+    enter("store.snapshot", delegate);
+    KvSnapshot s = delegate.snapshot();
+    return new KvSnapshot() {
+      @Override
+      public byte[] get(byte[] key, ReadDurability durability) {
+        enter("snapshot.get", s);
+        return s.get(key, durability);
+      }
+
+      @Override
+      public KvIterator scan(KeyRange range, ScanOrder order, ReadDurability durability) {
+        enter("snapshot.scan", s);
+        return s.scan(range, order, durability);
+      }
+
+      @Override
+      public List<byte[]> getAll(List<byte[]> keys, ReadDurability durability) {
+        enter("snapshot.getAll", s);
+        return s.getAll(keys, durability);
+      }
+
+      @Override
+      public void close() {
+        s.close();
+      }
+    };
+  }
+
+  @Override
+  public void flushWal() {
+    enter("store.flushWal", delegate);
+    delegate.flushWal();
+  }
+
+  @Override
+  public void awaitDurable(WriteReceipt receipt) {
+    delegate.awaitDurable(receipt);
+  }
+
+  @Override
+  public boolean awaitDurable(WriteReceipt receipt, Duration timeout) {
+    return delegate.awaitDurable(receipt, timeout);
+  }
+
+  @Override
+  public CompletableFuture<Void> durableFuture(WriteReceipt receipt) {
+    return delegate.durableFuture(receipt);
+  }
+
+  @Override
+  public long durableSeqnum() {
+    return delegate.durableSeqnum();
+  }
+
+  @Override
+  public CheckpointId createCheckpoint(Duration lifetime) {
+    enter("store.createCheckpoint", delegate);
+    return delegate.createCheckpoint(lifetime);
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}
