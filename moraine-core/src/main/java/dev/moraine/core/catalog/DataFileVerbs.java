@@ -28,6 +28,27 @@ final class DataFileVerbs {
   }
 
   long register(long tableId, NewDataFile file) {
+    long fileId = stageFile(tableId, file, s.newSnapshotId, null);
+    s.record(
+        DuckLakeOperation.INSERT_FILE,
+        new ChangeEntry.ById(ChangeKind.INSERTED_INTO_TABLE, tableId));
+    return fileId;
+  }
+
+  /**
+   * Stages a data file that takes over rows the table already counts (a flush of inlined rows): the
+   * file begins at {@code beginSnapshot}, keeps the row ids from {@code rowIdStart}, and adds only
+   * its bytes to the table statistics. Records no operation; the caller does.
+   */
+  long stageFlushed(long tableId, NewDataFile file, long beginSnapshot, long rowIdStart) {
+    return stageFile(tableId, file, beginSnapshot, rowIdStart);
+  }
+
+  /**
+   * Validates and stages one data file. With {@code keptRowIdStart} null the rows are new: they get
+   * ids from the table's next row id and count toward its record count.
+   */
+  private long stageFile(long tableId, NewDataFile file, long beginSnapshot, Long keptRowIdStart) {
     if (file == null) {
       throw new InvalidArgumentException("data file must not be null");
     }
@@ -58,7 +79,7 @@ final class DataFileVerbs {
     }
     Long partitionId = partitionFor(tableId, file.partitionValues());
     TableStatsValue stats = s.requireStats(tableId);
-    long rowIdStart = stats.getNextRowId();
+    long rowIdStart = keptRowIdStart == null ? stats.getNextRowId() : keptRowIdStart;
     if (Long.compareUnsigned(rowIdStart + file.recordCount(), rowIdStart) < 0) {
       throw new InvalidArgumentException(
           "the file's rows would run past the largest row id of table "
@@ -67,16 +88,20 @@ final class DataFileVerbs {
     long fileId = s.nextFileId++;
     s.staged.put(
         new EntityKey.TableStats(tableId),
-        stats.toBuilder()
-            .setNextRowId(rowIdStart + file.recordCount())
-            .setRecordCount(stats.getRecordCount() + file.recordCount())
-            .setFileSizeBytes(stats.getFileSizeBytes() + file.fileSizeBytes())
-            .build());
+        keptRowIdStart == null
+            ? stats.toBuilder()
+                .setNextRowId(rowIdStart + file.recordCount())
+                .setRecordCount(stats.getRecordCount() + file.recordCount())
+                .setFileSizeBytes(stats.getFileSizeBytes() + file.fileSizeBytes())
+                .build()
+            : stats.toBuilder()
+                .setFileSizeBytes(stats.getFileSizeBytes() + file.fileSizeBytes())
+                .build());
     DataFileValue.Builder value =
         DataFileValue.newBuilder()
             .setDataFileId(fileId)
             .setTableId(tableId)
-            .setBeginSnapshot(s.newSnapshotId)
+            .setBeginSnapshot(beginSnapshot)
             .setPath(file.path())
             .setPathIsRelative(file.pathIsRelative())
             .setFileFormat(file.fileFormat())
@@ -110,9 +135,6 @@ final class DataFileVerbs {
       st.extraStats().ifPresent(b::setExtraStats);
       s.staged.put(new EntityKey.FileColumnStats(tableId, fileId, st.columnId()), b.build());
     }
-    s.record(
-        DuckLakeOperation.INSERT_FILE,
-        new ChangeEntry.ById(ChangeKind.INSERTED_INTO_TABLE, tableId));
     return fileId;
   }
 
