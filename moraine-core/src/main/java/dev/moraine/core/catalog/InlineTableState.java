@@ -7,15 +7,16 @@ import dev.moraine.core.keyspace.key.Key;
 import dev.moraine.core.keyspace.key.KeyCodec;
 import dev.moraine.core.keyspace.key.KeyPrefixes;
 import dev.moraine.core.keyspace.proto.InlineChunkValue;
+import dev.moraine.core.keyspace.proto.InlineFileDeleteValue;
 import dev.moraine.core.keyspace.value.ValueCodec;
 import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvReadView;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -37,18 +38,21 @@ final class InlineTableState {
   final List<InlineKey.ChunkLocator> locators;
   final List<InlineKey.RowTombstone> tombstones;
 
-  /** Inlined deletions of file rows, as (data file id, position in the file). */
-  final Set<List<Long>> fileDeletes;
+  /**
+   * Inlined deletions of file rows: (data file id, position in the file) to the snapshot that
+   * deleted the row.
+   */
+  final Map<List<Long>, Long> fileDeletes;
 
   private InlineTableState(
       List<Chunk> chunks,
       List<InlineKey.ChunkLocator> locators,
       List<InlineKey.RowTombstone> tombstones,
-      Set<List<Long>> fileDeletes) {
+      Map<List<Long>, Long> fileDeletes) {
     this.chunks = List.copyOf(chunks);
     this.locators = List.copyOf(locators);
     this.tombstones = List.copyOf(tombstones);
-    this.fileDeletes = Set.copyOf(fileDeletes);
+    this.fileDeletes = Map.copyOf(fileDeletes);
   }
 
   static InlineTableState read(CatalogSnapshot premise, long tableId) {
@@ -86,14 +90,18 @@ final class InlineTableState {
                   tombstones.add(t);
                 }
               });
-          Set<List<Long>> fileDeletes = new HashSet<>();
+          Map<List<Long>, Long> fileDeletes = new HashMap<>();
           scan(
               v,
               KeyPrefixes.inlineFileDeletesOf(tableId),
               kv -> {
                 InlineKey.Record r = (InlineKey.Record) KeyCodec.decode(kv.key());
                 InlineOp.FileDelete d = (InlineOp.FileDelete) r.op();
-                fileDeletes.add(List.of(d.dataFileId(), d.rowId()));
+                InlineFileDeleteValue value =
+                    ValueCodec.decode(r, kv.value(), InlineFileDeleteValue.class);
+                if (Long.compareUnsigned(value.getBeginSnapshot(), at) <= 0) {
+                  fileDeletes.put(List.of(d.dataFileId(), d.rowId()), value.getBeginSnapshot());
+                }
               });
           return new InlineTableState(chunks, locators, tombstones, fileDeletes);
         });

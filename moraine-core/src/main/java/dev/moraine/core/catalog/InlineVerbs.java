@@ -2,6 +2,7 @@ package dev.moraine.core.catalog;
 
 import dev.moraine.core.catalog.model.FlushDeleteFile;
 import dev.moraine.core.catalog.model.FlushedInline;
+import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.SchemaVersionInfo;
@@ -265,7 +266,7 @@ final class InlineVerbs {
       long position = rowId - start;
       InlineKey.Record key =
           InlineKey.Record.live(new InlineOp.FileDelete(tableId, file.getDataFileId(), position));
-      if (premise.fileDeletes.contains(List.of(file.getDataFileId(), position))
+      if (premise.fileDeletes.containsKey(List.of(file.getDataFileId(), position))
           || s.inline.touches(key)) {
         throw gone(tableId, rowId, "was already deleted");
       }
@@ -305,9 +306,9 @@ final class InlineVerbs {
 
   // ---- flush -----------------------------------------------------------------------------------
 
-  FlushedInline flush(long tableId, NewDataFile file, FlushDeleteFile deletes) {
-    if (file == null) {
-      throw new InvalidArgumentException("the flushed data file must not be null");
+  FlushedInline flush(long tableId, InlineFlush request) {
+    if (request == null) {
+      throw new InvalidArgumentException("the flush request must not be null");
     }
     s.requireTable(tableId);
     if (insertedVersions.containsKey(tableId) || deletedFrom.contains(tableId)) {
@@ -318,10 +319,114 @@ final class InlineVerbs {
     }
     refuseAfterFlush(tableId, "flush");
     InlineTableState premise = premiseState(tableId);
-    if (premise.chunks.isEmpty()) {
+    if (premise.chunks.isEmpty() && premise.fileDeletes.isEmpty()) {
       throw new InvalidArgumentException(
-          "table " + Long.toUnsignedString(tableId) + " has no inlined rows to flush");
+          "table " + Long.toUnsignedString(tableId) + " has no inlined rows or deletions to flush");
     }
+    RowsPlan rows = planRows(tableId, premise, request);
+    FileDeletesPlan files = planFileDeletes(tableId, premise, request);
+    // Every check is done (the data file's own ones run inside stageFlushed before it stages
+    // anything, and those of each delete file above); from here on everything is staged. File ids
+    // go as stock DuckLake gives them: the flushed data file, the delete files of data files by
+    // data file id, then the delete file of the flushed rows.
+    OptionalLong dataFileId = OptionalLong.empty();
+    if (rows != null) {
+      dataFileId =
+          OptionalLong.of(
+              dataFiles.stageFlushed(
+                  tableId, request.dataFile().orElseThrow(), rows.firstBegin, rows.rowIdStart));
+    }
+    Map<Long, Long> fileDeleteIds = new TreeMap<>(Long::compareUnsigned);
+    for (Map.Entry<Long, FlushDeleteFile> e : request.fileDeletes().entrySet()) {
+      long target = e.getKey();
+      List<Long> begins = files.begins.get(target);
+      long first = begins.stream().min(Long::compareUnsigned).orElseThrow();
+      long last = begins.stream().max(Long::compareUnsigned).orElseThrow();
+      long id = stageDeleteFile(tableId, target, e.getValue(), begins.size(), first);
+      // Stock DuckLake marks such a delete file with the last snapshot its rows were deleted at.
+      EntityKey key = new EntityKey.DeleteFile(tableId, id);
+      s.staged.put(
+          key,
+          s
+              .staged
+              .get(key, dev.moraine.core.keyspace.proto.DeleteFileValue.class)
+              .orElseThrow()
+              .toBuilder()
+              .setPartialMax(last)
+              .build());
+      fileDeleteIds.put(target, id);
+      s.deletedDataFileIds.add(target);
+    }
+    OptionalLong rowDeleteId = OptionalLong.empty();
+    if (rows != null && !rows.deletedAt.isEmpty()) {
+      long first = rows.deletedAt.values().stream().min(Long::compareUnsigned).orElseThrow();
+      rowDeleteId =
+          OptionalLong.of(
+              stageDeleteFile(
+                  tableId,
+                  dataFileId.getAsLong(),
+                  request.rowDeletes().orElseThrow(),
+                  rows.deletedAt.size(),
+                  first));
+    }
+    for (InlineTableState.Chunk c : premise.chunks) {
+      s.inline.delete(InlineKey.Record.live(c.op()));
+    }
+    for (InlineKey.ChunkLocator l : premise.locators) {
+      s.inline.delete(l);
+    }
+    for (InlineKey.RowTombstone t : premise.tombstones) {
+      s.inline.delete(t);
+    }
+    for (List<Long> d : premise.fileDeletes.keySet()) {
+      s.inline.delete(InlineKey.Record.live(new InlineOp.FileDelete(tableId, d.get(0), d.get(1))));
+    }
+    flushed.add(tableId);
+    if (!fileDeleteIds.isEmpty()) {
+      s.record(
+          DuckLakeOperation.DELETE_FILE,
+          new ChangeEntry.ById(ChangeKind.DELETED_FROM_TABLE, tableId));
+    }
+    s.record(
+        DuckLakeOperation.FLUSH_INLINED_DATA,
+        new ChangeEntry.ById(ChangeKind.INLINE_FLUSH, tableId));
+    return new FlushedInline(
+        dataFileId,
+        rowDeleteId,
+        rows == null ? 0 : rows.rowIdStart,
+        rows == null ? 0 : rows.rowCount,
+        rows == null ? List.of() : new ArrayList<>(rows.deletedAt.keySet()),
+        fileDeleteIds);
+  }
+
+  /** The inlined rows a flush moves into its data file. */
+  private record RowsPlan(
+      long rowIdStart, long rowCount, long firstBegin, TreeMap<Long, Long> deletedAt) {}
+
+  /**
+   * Checks the inlined rows against the request's data file and row delete file; null when nothing
+   * is inlined (and the request names no data file).
+   */
+  private RowsPlan planRows(long tableId, InlineTableState premise, InlineFlush request) {
+    if (premise.chunks.isEmpty()) {
+      if (request.dataFile().isPresent() || request.rowDeletes().isPresent()) {
+        throw new InvalidArgumentException(
+            "table "
+                + Long.toUnsignedString(tableId)
+                + " has no inlined rows; the flush takes no"
+                + " data file and no row delete file");
+      }
+      return null;
+    }
+    NewDataFile file =
+        request
+            .dataFile()
+            .orElseThrow(
+                () ->
+                    new InvalidArgumentException(
+                        "table "
+                            + Long.toUnsignedString(tableId)
+                            + " has inlined rows; the flush needs the data file holding them"));
     Set<Long> versions = new TreeSet<>(Long::compareUnsigned);
     premise.chunks.forEach(c -> versions.add(c.op().schemaVersion()));
     if (versions.size() > 1) {
@@ -364,68 +469,90 @@ final class InlineVerbs {
               + rowCount
               + " inlined rows (deleted ones included) to flush");
     }
-    // The rows deleted while inlined, and the first snapshot that deleted one.
+    // The rows deleted while inlined, each with the first snapshot that deleted it.
     TreeMap<Long, Long> deletedAt = new TreeMap<>(Long::compareUnsigned);
     for (InlineKey.RowTombstone t : premise.tombstones) {
       deletedAt.merge(
           t.rowId(), t.endSnapshot(), (a, b) -> Long.compareUnsigned(a, b) <= 0 ? a : b);
     }
-    if (!deletedAt.isEmpty() && deletes == null) {
+    if (!deletedAt.isEmpty() && request.rowDeletes().isEmpty()) {
       throw new InvalidArgumentException(
           deletedAt.size()
               + " inlined row(s) of table "
               + Long.toUnsignedString(tableId)
               + " were deleted; the flush needs a delete file listing their positions");
     }
-    if (deletedAt.isEmpty() && deletes != null) {
+    if (deletedAt.isEmpty() && request.rowDeletes().isPresent()) {
       throw new InvalidArgumentException(
           "no inlined row of table "
               + Long.toUnsignedString(tableId)
-              + " was deleted; the flush"
-              + " takes no delete file");
+              + " was deleted; the flush takes no row delete file");
     }
-    if (deletes != null) {
-      Names.nonEmpty("delete file path", deletes.path());
-      Names.nonEmpty("delete file format", deletes.format());
-      VerbState.nonNegative("delete file size", deletes.fileSizeBytes());
-      VerbState.nonNegative("delete file footer size", deletes.footerSize());
+    request.rowDeletes().ifPresent(InlineVerbs::checkDeleteFile);
+    return new RowsPlan(rowIdStart, rowCount, firstBegin, deletedAt);
+  }
+
+  /** The inline deletions of data-file rows a flush moves into delete files, per data file. */
+  private record FileDeletesPlan(Map<Long, List<Long>> begins) {}
+
+  private FileDeletesPlan planFileDeletes(
+      long tableId, InlineTableState premise, InlineFlush request) {
+    Map<Long, List<Long>> begins = new TreeMap<>(Long::compareUnsigned);
+    premise.fileDeletes.forEach(
+        (fileAndPosition, begin) ->
+            begins.computeIfAbsent(fileAndPosition.get(0), f -> new ArrayList<>()).add(begin));
+    if (!begins.keySet().equals(request.fileDeletes().keySet())) {
+      throw new InvalidArgumentException(
+          "data files "
+              + begins.keySet()
+              + " of table "
+              + Long.toUnsignedString(tableId)
+              + " have rows deleted inline; the flush names delete files for "
+              + request.fileDeletes().keySet());
     }
-    // Checks are done (the data file's own ones run before stageFlushed stages anything, and the
-    // delete file's above); from here on everything is staged.
-    long dataFileId = dataFiles.stageFlushed(tableId, file, firstBegin, rowIdStart);
-    OptionalLong deleteFileId = OptionalLong.empty();
-    if (deletes != null) {
-      long firstDelete = deletedAt.values().stream().min(Long::compareUnsigned).orElseThrow();
-      deleteFileId =
-          OptionalLong.of(
-              deleteFiles.stageDeleteFile(
-                  tableId,
-                  new NewDeleteFile(
-                      dataFileId,
-                      deletes.path(),
-                      deletes.pathIsRelative(),
-                      deletes.format(),
-                      deletedAt.size(),
-                      deletes.fileSizeBytes(),
-                      deletes.footerSize(),
-                      Optional.empty()),
-                  firstDelete));
+    for (Map.Entry<Long, FlushDeleteFile> e : request.fileDeletes().entrySet()) {
+      checkDeleteFile(e.getValue());
+      long target = e.getKey();
+      if (s.deleteFileRecords(tableId).stream().anyMatch(d -> d.getDataFileId() == target)) {
+        throw new InvalidArgumentException(
+            "data file "
+                + Long.toUnsignedString(target)
+                + " already has a live delete file; its inline deletions cannot get a second");
+      }
+      if (s.staged.get(new EntityKey.DataFile(tableId, target), DataFileValue.class).isEmpty()) {
+        throw new InvalidArgumentException(
+            "data file "
+                + Long.toUnsignedString(target)
+                + " has rows deleted inline but is no longer live; expire its deletions with it");
+      }
     }
-    for (InlineTableState.Chunk c : premise.chunks) {
-      s.inline.delete(InlineKey.Record.live(c.op()));
+    return new FileDeletesPlan(begins);
+  }
+
+  private static void checkDeleteFile(FlushDeleteFile file) {
+    if (file == null) {
+      throw new InvalidArgumentException("a delete file of the flush is null");
     }
-    for (InlineKey.ChunkLocator l : premise.locators) {
-      s.inline.delete(l);
-    }
-    for (InlineKey.RowTombstone t : premise.tombstones) {
-      s.inline.delete(t);
-    }
-    flushed.add(tableId);
-    s.record(
-        DuckLakeOperation.FLUSH_INLINED_DATA,
-        new ChangeEntry.ById(ChangeKind.INLINE_FLUSH, tableId));
-    return new FlushedInline(
-        dataFileId, deleteFileId, rowIdStart, rowCount, new ArrayList<>(deletedAt.keySet()));
+    Names.nonEmpty("delete file path", file.path());
+    Names.nonEmpty("delete file format", file.format());
+    VerbState.nonNegative("delete file size", file.fileSizeBytes());
+    VerbState.nonNegative("delete file footer size", file.footerSize());
+  }
+
+  private long stageDeleteFile(
+      long tableId, long target, FlushDeleteFile file, long count, long beginSnapshot) {
+    return deleteFiles.stageDeleteFile(
+        tableId,
+        new NewDeleteFile(
+            target,
+            file.path(),
+            file.pathIsRelative(),
+            file.format(),
+            count,
+            file.fileSizeBytes(),
+            file.footerSize(),
+            Optional.empty()),
+        beginSnapshot);
   }
 
   // ---- shared ----------------------------------------------------------------------------------

@@ -2,8 +2,8 @@ package dev.moraine.core.catalog;
 
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.ColumnInfo;
-import dev.moraine.core.catalog.model.FlushDeleteFile;
 import dev.moraine.core.catalog.model.FlushedInline;
+import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.NewMacro;
@@ -663,29 +663,32 @@ public final class Transaction {
   }
 
   /**
-   * Flushes a table's inlined rows into a data file the caller has already written, as {@code
-   * ducklake_flush_inlined_data} does: the file holds every inlined row of the table, deleted ones
-   * included, in row-id order; it keeps their row ids, begins at the snapshot of the first inlined
-   * row, and adds only its bytes to the table's statistics. Rows deleted while inlined go into
-   * {@code deletes}, a delete file the caller wrote against the new file (given exactly when some
-   * were deleted); it begins at the first such deletion. The inline chunks and tombstones are
-   * removed. The commit records {@code inline_flush:<table>} and takes a file id for each file. A
-   * concurrent insert into the table is a benign race (the re-run flushes what is inlined then); a
-   * concurrent inline delete or flush of it is a conflict.
+   * Flushes a table's inlined data into files the caller has already written, as {@code
+   * ducklake_flush_inlined_data} does ({@link InlineFlush} says what each file holds). The data
+   * file keeps the rows' ids, begins at the snapshot of the first inlined row, and adds only its
+   * bytes to the table's statistics; the delete file of rows deleted while inlined targets it and
+   * begins at the first such deletion; each data file with rows deleted inline gets a delete file
+   * beginning at the first of those deletions. The inline chunks, tombstones and inline deletions
+   * are removed. The commit records {@code inline_flush:<table>} (and {@code
+   * deleted_from_table:<table>} when it writes delete files for data files), and takes a file id
+   * for each file. A concurrent insert into the table is a benign race (the re-run flushes what is
+   * inlined then); a concurrent inline delete or flush of it is a conflict.
    *
-   * @param deletes the delete file of the rows deleted while inlined; null when none were
-   * @throws NotFoundException if the table is not live, or a statistics entry of the file names a
-   *     column that is not; nothing staged
-   * @throws InvalidArgumentException if the table has nothing inlined, its inlined rows are under
-   *     more than one schema version or are not one dense range of ids, the file's record count is
-   *     not the number of inlined rows, {@code deletes} is missing though rows were deleted or
-   *     given though none were, a count, size or path is invalid, or this commit also inlines into
-   *     or deletes inline from the table; nothing staged
+   * @throws NotFoundException if the table is not live, or a statistics entry of the data file
+   *     names a column that is not; nothing staged
+   * @throws InvalidArgumentException if the table has nothing inlined and no inline deletions; its
+   *     inlined rows are under more than one schema version or are not one dense range of ids; the
+   *     data file is missing though rows are inlined (or given though none are), or its record
+   *     count is not the number of inlined rows; the row delete file is missing though rows were
+   *     deleted while inlined (or given though none were); the delete files for data files do not
+   *     name exactly the data files with inline deletions, or such a file already has a live delete
+   *     file; a count, size or path is invalid; or this commit also inlines into or deletes inline
+   *     from the table; nothing staged
    * @throws CorruptionException if the table has no statistics record; nothing staged
    */
-  public FlushedInline flushInlined(long tableId, NewDataFile file, FlushDeleteFile deletes) {
+  public FlushedInline flushInlined(long tableId, InlineFlush flush) {
     ensureOpen();
-    return inlined.flush(tableId, file, deletes);
+    return inlined.flush(tableId, flush);
   }
 
   // ---- what staging reads ----------------------------------------------------------------------

@@ -10,6 +10,7 @@ import dev.moraine.core.catalog.CommitConflictException;
 import dev.moraine.core.catalog.RetryBudgetExhaustedException;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.DataFileInfo;
+import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.InlinedRows;
 import dev.moraine.core.catalog.model.NewDataFile;
 import java.util.ArrayList;
@@ -153,7 +154,7 @@ class InlineRacesTest {
   private static CommitBody flushAll() {
     return tx -> {
       long n = tx.premise().history().inlinedRows(1).size();
-      tx.flushInlined(1, NewDataFile.parquet("flush-" + n, n, 50, 5), null);
+      tx.flushInlined(1, InlineFlush.of(NewDataFile.parquet("flush-" + n, n, 50, 5)));
     };
   }
 

@@ -15,6 +15,7 @@ import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.DeleteFileInfo;
 import dev.moraine.core.catalog.model.FlushDeleteFile;
 import dev.moraine.core.catalog.model.FlushedInline;
+import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.InlinedFileDelete;
 import dev.moraine.core.catalog.model.InlinedRows;
 import dev.moraine.core.catalog.model.NewDataFile;
@@ -76,8 +77,9 @@ class InlineVerbsTest {
               flushed[0] =
                   tx.flushInlined(
                       1,
-                      NewDataFile.parquet("flushed.parquet", 3, 667, 499),
-                      FlushDeleteFile.parquet("flushed-delete.parquet", 898, 711)));
+                      InlineFlush.of(NewDataFile.parquet("flushed.parquet", 3, 667, 499))
+                          .withRowDeletes(
+                              FlushDeleteFile.parquet("flushed-delete.parquet", 898, 711))));
 
       // ducklake_snapshot and ducklake_snapshot_changes as stock DuckLake wrote them.
       List<SnapshotInfo> log = lake.catalog.snapshot().snapshotLog();
@@ -141,7 +143,14 @@ class InlineVerbsTest {
               delete.dataFileId(),
               delete.deleteCount()));
       assertEquals(
-          new FlushedInline(2, java.util.OptionalLong.of(3), 0, 3, List.of(1L)), flushed[0]);
+          new FlushedInline(
+              java.util.OptionalLong.of(2),
+              java.util.OptionalLong.of(3),
+              0,
+              3,
+              List.of(1L),
+              java.util.Map.of()),
+          flushed[0]);
       assertTrue(head.inlinedRows(1).rows().isEmpty(), "the flushed rows left the inline subspace");
       assertTrue(
           head.history().inlinedRows(1).isEmpty(), "and so did their row versions and tombstones");
@@ -169,6 +178,113 @@ class InlineVerbsTest {
           assertThrows(
               NotFoundException.class, () -> lake.catalog.commit(tx -> tx.deleteRowInline(1, 10)));
       assertTrue(again.getMessage().contains("already deleted"), again.getMessage());
+    }
+  }
+
+  @Test
+  void aFlushAlsoMovesInlineDeletionsOfFileRows_intoADeleteFilePerDataFile() {
+    try (CommitLake lake = new CommitLake()) {
+      // BEGIN; CREATE TABLE t(a INTEGER, b VARCHAR); INSERT INTO t VALUES (1,'x'),(2,'y'); COMMIT
+      lake.catalog.commit(
+          tx -> {
+            tx.createTable(
+                0, "t", List.of(ColumnDef.of("a", "int32"), ColumnDef.of("b", "varchar")));
+            tx.insertInlined(1, List.of(row(1, "x"), row(2, "y")));
+          });
+      lake.catalog.commit(tx -> tx.insertInlined(1, List.of(row(3, null))));
+      lake.catalog.commit(tx -> tx.deleteRowInline(1, 1));
+      // INSERT INTO t SELECT range + 100, 'f' || range FROM range(20): data file 2, rows 3..22
+      lake.catalog.commit(
+          tx -> tx.registerDataFile(1, NewDataFile.parquet("f.parquet", 20, 459, 221)));
+      // DELETE FROM t WHERE a = 107
+      lake.catalog.commit(tx -> tx.deleteRowInline(1, 10));
+      FlushedInline[] flushed = new FlushedInline[1];
+      lake.catalog.commit(
+          tx ->
+              flushed[0] =
+                  tx.flushInlined(
+                      1,
+                      InlineFlush.of(NewDataFile.parquet("flushed.parquet", 3, 667, 499))
+                          .withRowDeletes(FlushDeleteFile.parquet("rows-delete.parquet", 898, 711))
+                          .withFileDeletes(
+                              2, FlushDeleteFile.parquet("f-delete.parquet", 898, 711))));
+      CatalogSnapshot head = lake.catalog.snapshot();
+      // As stock DuckLake 1.5.5 recorded the same statements.
+      assertEquals("deleted_from_table:1,inline_flush:1", head.info().changesMade());
+      assertEquals(
+          List.of(6L, 1L, 2L, 6L),
+          List.of(
+              head.snapshotId(),
+              head.info().schemaVersion(),
+              head.info().nextCatalogId(),
+              head.info().nextFileId()));
+      assertEquals(
+          List.of("2 4 3 20", "3 1 0 3"),
+          head.dataFiles(1).stream()
+              .map(
+                  f ->
+                      f.dataFileId()
+                          + " "
+                          + f.beginSnapshot()
+                          + " "
+                          + f.rowIdStart().getAsLong()
+                          + " "
+                          + f.recordCount())
+              .toList());
+      assertEquals(
+          List.of("4 5 2 1 5", "5 3 3 1 -"),
+          head.deleteFiles(1).stream()
+              .map(
+                  d ->
+                      d.deleteFileId()
+                          + " "
+                          + d.beginSnapshot()
+                          + " "
+                          + d.dataFileId()
+                          + " "
+                          + d.deleteCount()
+                          + " "
+                          + (d.partialMax().isPresent() ? d.partialMax().getAsLong() : "-"))
+              .toList());
+      assertEquals(new TableStats(1, 23, 23, 1126), head.tableStats(1).orElseThrow());
+      assertEquals(java.util.Map.of(2L, 4L), flushed[0].fileDeleteFileIds());
+      assertTrue(head.history().inlinedFileDeletes().isEmpty());
+      assertEquals(List.of(1L), head.history().inlinedDeleteTables(), "the empty table stays");
+      assertEquals(List.of(2L), head.info().deletedDataFileIds());
+    }
+  }
+
+  @Test
+  void aFlushMustNameADeleteFileForEveryDataFileWithInlineDeletions() {
+    try (CommitLake lake = new CommitLake()) {
+      createT(lake);
+      lake.catalog.commit(
+          tx -> tx.registerDataFile(1, NewDataFile.parquet("f.parquet", 20, 459, 221)));
+      lake.catalog.commit(tx -> tx.deleteRowInline(1, 7));
+      refused(
+          lake,
+          InvalidArgumentException.class,
+          "have rows deleted inline",
+          tx -> tx.flushInlined(1, InlineFlush.fileDeletesOnly()));
+      refused(
+          lake,
+          InvalidArgumentException.class,
+          "no inlined rows; the flush takes no data file",
+          tx ->
+              tx.flushInlined(
+                  1,
+                  InlineFlush.of(NewDataFile.parquet("x", 1, 1, 1))
+                      .withFileDeletes(0, FlushDeleteFile.parquet("d", 1, 1))));
+      lake.catalog.commit(
+          tx ->
+              tx.flushInlined(
+                  1,
+                  InlineFlush.fileDeletesOnly()
+                      .withFileDeletes(0, FlushDeleteFile.parquet("d", 9, 3))));
+      CatalogSnapshot head = lake.catalog.snapshot();
+      assertEquals("deleted_from_table:1,inline_flush:1", head.info().changesMade());
+      assertEquals(1, head.deleteFiles(1).size());
+      assertEquals(3, head.deleteFiles(1).get(0).beginSnapshot());
     }
   }
 
@@ -210,7 +326,7 @@ class InlineVerbsTest {
               InvalidArgumentException.class,
               () ->
                   lake.catalog.commit(
-                      tx -> tx.flushInlined(1, NewDataFile.parquet("f", 2, 1, 1), null)));
+                      tx -> tx.flushInlined(1, InlineFlush.of(NewDataFile.parquet("f", 2, 1, 1)))));
       assertTrue(twoVersions.getMessage().contains("schema versions"), twoVersions.getMessage());
     }
   }
@@ -279,7 +395,7 @@ class InlineVerbsTest {
           lake,
           InvalidArgumentException.class,
           "no inlined rows",
-          tx -> tx.flushInlined(1, NewDataFile.parquet("f", 1, 1, 1), null));
+          tx -> tx.flushInlined(1, InlineFlush.of(NewDataFile.parquet("f", 1, 1, 1))));
       lake.catalog.commit(tx -> tx.insertInlined(1, List.of(row(1, "x"), row(2, "y"))));
       refused(lake, NotFoundException.class, "does not exist", tx -> tx.deleteRowInline(1, 2));
       refused(lake, NotFoundException.class, "table 7", tx -> tx.deleteRowInline(7, 0));
@@ -307,19 +423,23 @@ class InlineVerbsTest {
           "holds 3 rows",
           tx ->
               tx.flushInlined(
-                  1, NewDataFile.parquet("f", 3, 1, 1), FlushDeleteFile.parquet("d", 1, 1)));
+                  1,
+                  InlineFlush.of(NewDataFile.parquet("f", 3, 1, 1))
+                      .withRowDeletes(FlushDeleteFile.parquet("d", 1, 1))));
       refused(
           lake,
           InvalidArgumentException.class,
           "needs a delete file",
-          tx -> tx.flushInlined(1, NewDataFile.parquet("f", 2, 1, 1), null));
+          tx -> tx.flushInlined(1, InlineFlush.of(NewDataFile.parquet("f", 2, 1, 1))));
       refused(
           lake,
           InvalidArgumentException.class,
           "must not be negative",
           tx ->
               tx.flushInlined(
-                  1, NewDataFile.parquet("f", 2, -1, 1), FlushDeleteFile.parquet("d", 1, 1)));
+                  1,
+                  InlineFlush.of(NewDataFile.parquet("f", 2, -1, 1))
+                      .withRowDeletes(FlushDeleteFile.parquet("d", 1, 1))));
       refused(
           lake,
           InvalidArgumentException.class,
@@ -327,7 +447,9 @@ class InlineVerbsTest {
           tx -> {
             tx.insertInlined(1, List.of(row(3, "z")));
             tx.flushInlined(
-                1, NewDataFile.parquet("f", 2, 1, 1), FlushDeleteFile.parquet("d", 1, 1));
+                1,
+                InlineFlush.of(NewDataFile.parquet("f", 2, 1, 1))
+                    .withRowDeletes(FlushDeleteFile.parquet("d", 1, 1)));
           });
       refused(
           lake,
@@ -340,12 +462,14 @@ class InlineVerbsTest {
       lake.catalog.commit(
           tx ->
               tx.flushInlined(
-                  1, NewDataFile.parquet("f", 2, 1, 1), FlushDeleteFile.parquet("d", 1, 1)));
+                  1,
+                  InlineFlush.of(NewDataFile.parquet("f", 2, 1, 1))
+                      .withRowDeletes(FlushDeleteFile.parquet("d", 1, 1))));
       refused(
           lake,
           InvalidArgumentException.class,
           "no inlined rows",
-          tx -> tx.flushInlined(1, NewDataFile.parquet("f", 2, 1, 1), null));
+          tx -> tx.flushInlined(1, InlineFlush.of(NewDataFile.parquet("f", 2, 1, 1))));
     }
   }
 }

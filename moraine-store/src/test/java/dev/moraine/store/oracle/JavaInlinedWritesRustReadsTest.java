@@ -9,6 +9,7 @@ import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.RetryBudgetExhaustedException;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.FlushDeleteFile;
+import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.kv.KvStore;
 import java.math.BigInteger;
@@ -115,8 +116,9 @@ class JavaInlinedWritesRustReadsTest {
           tx ->
               tx.flushInlined(
                   t[0],
-                  NewDataFile.parquet("kinds-flushed.parquet", 3, 900, 300),
-                  FlushDeleteFile.parquet("kinds-flushed-delete.parquet", 200, 80)));
+                  InlineFlush.of(NewDataFile.parquet("kinds-flushed.parquet", 3, 900, 300))
+                      .withRowDeletes(
+                          FlushDeleteFile.parquet("kinds-flushed-delete.parquet", 200, 80))));
       long last =
           catalog.commit(
               tx -> tx.insertInlined(t[0], List.of(row(9, 9, 9, 9L, 9, 9, 9L, 9L, true, "after"))));
