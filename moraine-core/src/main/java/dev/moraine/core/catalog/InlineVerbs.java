@@ -106,14 +106,21 @@ final class InlineVerbs {
             .setNextRowId(rowIdStart + n)
             .setRecordCount(stats.getRecordCount() + n)
             .build());
+    // Stock DuckLake keeps a table's column statistics once it has any: it merges the new values
+    // into the columns that have statistics and leaves a column without (one added after rows
+    // were written) without; a table with none yet gets them for every column.
+    boolean statsStarted = !s.tableColumnStatsRecords(tableId).isEmpty();
     for (int c = 0; c < columns.size(); c++) {
       ColumnValue column = columns.get(c);
+      EntityKey key = new EntityKey.TableColumnStats(tableId, column.getColumnId());
+      TableColumnStatsValue before = s.staged.get(key, TableColumnStatsValue.class).orElse(null);
+      if (statsStarted && before == null) {
+        continue;
+      }
       List<Object> values = new ArrayList<>(checked.size());
       for (List<Object> row : checked) {
         values.add(row.get(c));
       }
-      EntityKey key = new EntityKey.TableColumnStats(tableId, column.getColumnId());
-      TableColumnStatsValue before = s.staged.get(key, TableColumnStatsValue.class).orElse(null);
       s.staged.put(key, InlineRowEncoder.mergeStats(tableId, column, values, before));
     }
     if (!schemaRecorded) {
@@ -331,10 +338,17 @@ final class InlineVerbs {
     // data file id, then the delete file of the flushed rows.
     OptionalLong dataFileId = OptionalLong.empty();
     if (rows != null) {
-      dataFileId =
-          OptionalLong.of(
-              dataFiles.stageFlushed(
-                  tableId, request.dataFile().orElseThrow(), rows.firstBegin, rows.rowIdStart));
+      long id =
+          dataFiles.stageFlushed(
+              tableId, request.dataFile().orElseThrow(), rows.firstBegin, rows.rowIdStart);
+      // Stock DuckLake marks the flushed file with the last snapshot its rows were inlined at.
+      EntityKey key = new EntityKey.DataFile(tableId, id);
+      s.staged.put(
+          key,
+          s.staged.get(key, DataFileValue.class).orElseThrow().toBuilder()
+              .setPartialMax(rows.lastBegin)
+              .build());
+      dataFileId = OptionalLong.of(id);
     }
     Map<Long, Long> fileDeleteIds = new TreeMap<>(Long::compareUnsigned);
     for (Map.Entry<Long, FlushDeleteFile> e : request.fileDeletes().entrySet()) {
@@ -401,7 +415,11 @@ final class InlineVerbs {
 
   /** The inlined rows a flush moves into its data file. */
   private record RowsPlan(
-      long rowIdStart, long rowCount, long firstBegin, TreeMap<Long, Long> deletedAt) {}
+      long rowIdStart,
+      long rowCount,
+      long firstBegin,
+      long lastBegin,
+      TreeMap<Long, Long> deletedAt) {}
 
   /**
    * Checks the inlined rows against the request's data file and row delete file; null when nothing
@@ -442,6 +460,7 @@ final class InlineVerbs {
     long rowIdStart = chunks.get(0).rowIdStart();
     long next = rowIdStart;
     long firstBegin = chunks.get(0).op().beginSnapshot();
+    long lastBegin = firstBegin;
     for (InlineTableState.Chunk c : chunks) {
       if (c.rowIdStart() != next) {
         throw new InvalidArgumentException(
@@ -456,6 +475,9 @@ final class InlineVerbs {
       next += c.rowCount();
       if (Long.compareUnsigned(c.op().beginSnapshot(), firstBegin) < 0) {
         firstBegin = c.op().beginSnapshot();
+      }
+      if (Long.compareUnsigned(c.op().beginSnapshot(), lastBegin) > 0) {
+        lastBegin = c.op().beginSnapshot();
       }
     }
     long rowCount = next - rowIdStart;
@@ -489,7 +511,7 @@ final class InlineVerbs {
               + " was deleted; the flush takes no row delete file");
     }
     request.rowDeletes().ifPresent(InlineVerbs::checkDeleteFile);
-    return new RowsPlan(rowIdStart, rowCount, firstBegin, deletedAt);
+    return new RowsPlan(rowIdStart, rowCount, firstBegin, lastBegin, deletedAt);
   }
 
   /** The inline deletions of data-file rows a flush moves into delete files, per data file. */
