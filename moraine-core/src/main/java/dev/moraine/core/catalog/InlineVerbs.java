@@ -326,12 +326,26 @@ final class InlineVerbs {
     }
     refuseAfterFlush(tableId, "flush");
     InlineTableState premise = premiseState(tableId);
-    if (premise.chunks.isEmpty() && premise.fileDeletes.isEmpty()) {
+    long through = request.through().orElse(s.premiseRecord.getSnapshotId());
+    if (Long.compareUnsigned(through, s.premiseRecord.getSnapshotId()) > 0) {
+      throw new InvalidArgumentException(
+          "the flush reads through snapshot "
+              + Long.toUnsignedString(through)
+              + ", past this commit's premise "
+              + Long.toUnsignedString(s.premiseRecord.getSnapshotId()));
+    }
+    // The chunks the caller's file holds: those begun by the snapshot it read. Later ones (a
+    // concurrent insert this commit's re-run now sees) stay inlined.
+    List<InlineTableState.Chunk> flushedChunks =
+        premise.chunks.stream()
+            .filter(c -> Long.compareUnsigned(c.op().beginSnapshot(), through) <= 0)
+            .toList();
+    if (flushedChunks.isEmpty() && premise.fileDeletes.isEmpty()) {
       throw new InvalidArgumentException(
           "table " + Long.toUnsignedString(tableId) + " has no inlined rows or deletions to flush");
     }
-    RowsPlan rows = planRows(tableId, premise, request);
-    FileDeletesPlan files = planFileDeletes(tableId, premise, request);
+    RowsPlan rows = planRows(tableId, premise, flushedChunks, through, request);
+    FileDeletesPlan files = planFileDeletes(tableId, premise, through, request);
     // Every check is done (the data file's own ones run inside stageFlushed before it stages
     // anything, and those of each delete file above); from here on everything is staged. File ids
     // go as stock DuckLake gives them: the flushed data file, the delete files of data files by
@@ -383,14 +397,22 @@ final class InlineVerbs {
                   rows.deletedAt.size(),
                   first));
     }
-    for (InlineTableState.Chunk c : premise.chunks) {
+    Set<List<Long>> drained = new HashSet<>();
+    for (InlineTableState.Chunk c : flushedChunks) {
       s.inline.delete(InlineKey.Record.live(c.op()));
+      drained.add(List.of(c.op().schemaVersion(), c.op().beginSnapshot(), c.op().chunkSeq()));
     }
     for (InlineKey.ChunkLocator l : premise.locators) {
-      s.inline.delete(l);
+      if (drained.contains(List.of(l.schemaVersion(), l.beginSnapshot(), l.chunkSeq()))) {
+        s.inline.delete(l);
+      }
     }
-    for (InlineKey.RowTombstone t : premise.tombstones) {
-      s.inline.delete(t);
+    if (rows != null) {
+      for (InlineKey.RowTombstone t : premise.tombstones) {
+        if (rows.covers(t.rowId())) {
+          s.inline.delete(t);
+        }
+      }
     }
     for (List<Long> d : premise.fileDeletes.keySet()) {
       s.inline.delete(InlineKey.Record.live(new InlineOp.FileDelete(tableId, d.get(0), d.get(1))));
@@ -419,14 +441,24 @@ final class InlineVerbs {
       long rowCount,
       long firstBegin,
       long lastBegin,
-      TreeMap<Long, Long> deletedAt) {}
+      TreeMap<Long, Long> deletedAt) {
+    boolean covers(long rowId) {
+      return Long.compareUnsigned(rowId, rowIdStart) >= 0
+          && Long.compareUnsigned(rowId - rowIdStart, rowCount) < 0;
+    }
+  }
 
   /**
    * Checks the inlined rows against the request's data file and row delete file; null when nothing
    * is inlined (and the request names no data file).
    */
-  private RowsPlan planRows(long tableId, InlineTableState premise, InlineFlush request) {
-    if (premise.chunks.isEmpty()) {
+  private RowsPlan planRows(
+      long tableId,
+      InlineTableState premise,
+      List<InlineTableState.Chunk> flushedChunks,
+      long through,
+      InlineFlush request) {
+    if (flushedChunks.isEmpty()) {
       if (request.dataFile().isPresent() || request.rowDeletes().isPresent()) {
         throw new InvalidArgumentException(
             "table "
@@ -446,7 +478,7 @@ final class InlineVerbs {
                             + Long.toUnsignedString(tableId)
                             + " has inlined rows; the flush needs the data file holding them"));
     Set<Long> versions = new TreeSet<>(Long::compareUnsigned);
-    premise.chunks.forEach(c -> versions.add(c.op().schemaVersion()));
+    flushedChunks.forEach(c -> versions.add(c.op().schemaVersion()));
     if (versions.size() > 1) {
       throw new InvalidArgumentException(
           "table "
@@ -455,7 +487,7 @@ final class InlineVerbs {
               + versions
               + "; this verb flushes the rows of one schema version into one file");
     }
-    List<InlineTableState.Chunk> chunks = new ArrayList<>(premise.chunks);
+    List<InlineTableState.Chunk> chunks = new ArrayList<>(flushedChunks);
     chunks.sort(Comparator.comparing(InlineTableState.Chunk::rowIdStart, Long::compareUnsigned));
     long rowIdStart = chunks.get(0).rowIdStart();
     long next = rowIdStart;
@@ -494,6 +526,20 @@ final class InlineVerbs {
     // The rows deleted while inlined, each with the first snapshot that deleted it.
     TreeMap<Long, Long> deletedAt = new TreeMap<>(Long::compareUnsigned);
     for (InlineKey.RowTombstone t : premise.tombstones) {
+      if (Long.compareUnsigned(t.rowId(), rowIdStart) < 0
+          || Long.compareUnsigned(t.rowId() - rowIdStart, rowCount) >= 0) {
+        continue;
+      }
+      if (Long.compareUnsigned(t.endSnapshot(), through) > 0) {
+        throw new InvalidArgumentException(
+            "inlined row "
+                + Long.toUnsignedString(t.rowId())
+                + " of table "
+                + Long.toUnsignedString(tableId)
+                + " was deleted at snapshot "
+                + Long.toUnsignedString(t.endSnapshot())
+                + ", after the snapshot the flush read; flush again from a newer one");
+      }
       deletedAt.merge(
           t.rowId(), t.endSnapshot(), (a, b) -> Long.compareUnsigned(a, b) <= 0 ? a : b);
     }
@@ -518,11 +564,20 @@ final class InlineVerbs {
   private record FileDeletesPlan(Map<Long, List<Long>> begins) {}
 
   private FileDeletesPlan planFileDeletes(
-      long tableId, InlineTableState premise, InlineFlush request) {
+      long tableId, InlineTableState premise, long through, InlineFlush request) {
     Map<Long, List<Long>> begins = new TreeMap<>(Long::compareUnsigned);
     premise.fileDeletes.forEach(
-        (fileAndPosition, begin) ->
-            begins.computeIfAbsent(fileAndPosition.get(0), f -> new ArrayList<>()).add(begin));
+        (fileAndPosition, begin) -> {
+          if (Long.compareUnsigned(begin, through) > 0) {
+            throw new InvalidArgumentException(
+                "a row of data file "
+                    + Long.toUnsignedString(fileAndPosition.get(0))
+                    + " was deleted inline at snapshot "
+                    + Long.toUnsignedString(begin)
+                    + ", after the snapshot the flush read; flush again from a newer one");
+          }
+          begins.computeIfAbsent(fileAndPosition.get(0), f -> new ArrayList<>()).add(begin);
+        });
     if (!begins.keySet().equals(request.fileDeletes().keySet())) {
       throw new InvalidArgumentException(
           "data files "
