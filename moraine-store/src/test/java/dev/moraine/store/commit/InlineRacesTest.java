@@ -177,6 +177,31 @@ class InlineRacesTest {
   }
 
   @Test
+  void aFlushOfTheRowsItRead_thatLosesToAnInsert_leavesTheNewRowsInline() {
+    try (CommitLake lake = new CommitLake()) {
+      seed(lake);
+      long read = lake.catalog.snapshot().snapshotId();
+      AtomicInteger runs = new AtomicInteger();
+      lake.catalog.commit(
+          racing(
+              lake,
+              tx -> tx.insertInlined(1, List.of(row(9))),
+              runs,
+              tx ->
+                  tx.flushInlined(
+                      1, InlineFlush.of(NewDataFile.parquet("read", 2, 50, 5)).through(read))));
+      assertEquals(2, runs.get());
+      CatalogSnapshot head = lake.catalog.snapshot();
+      assertEquals(List.of(22L), rowIds(head), "the row inlined after the read stays inline");
+      DataFileInfo flushed = head.dataFiles(1).get(1);
+      assertEquals(
+          List.of(20L, 2L), List.of(flushed.rowIdStart().getAsLong(), flushed.recordCount()));
+      assertEquals(3, flushed.beginSnapshot());
+      assertEquals(3, flushed.partialMax().getAsLong());
+    }
+  }
+
+  @Test
   void anInsertThatLosesToAFlush_reRuns_andLandsAfterTheFlushedRows() {
     try (CommitLake lake = new CommitLake()) {
       seed(lake);
