@@ -22,8 +22,16 @@ import java.util.function.Consumer;
 /**
  * One table's inline keys as a commit's premise holds them, read once per closure run: its insert
  * chunks (with their row ranges), chunk locators, row tombstones and inlined deletions of file
- * rows. Only what the premise snapshot can see counts: chunks begun and tombstones ended at or
- * before it. Immutable.
+ * rows. Only what the premise snapshot can see counts: chunks begun, tombstones ended and file
+ * deletions begun at or before it.
+ *
+ * <p>Why reading through the premise view is safe although inline keys are not versioned: the view
+ * reads the store as it is now, which is the premise's state or newer. Anything newer was written
+ * by a commit that landed after this attempt's store transaction began; that commit wrote {@code
+ * sys/head}, so this attempt's submission fails and its closure runs again (CommitRunner). The
+ * snapshot filters keep such keys out of a run whose writes would be refused anyway, so a run never
+ * validates against, or deletes, a key its premise cannot see. (Locators are not filtered: a flush
+ * deletes only those of the chunks it drains.) Immutable.
  */
 final class InlineTableState {
   /** One insert chunk: its key and the rows it holds, ids {@code rowIdStart ..}. */
