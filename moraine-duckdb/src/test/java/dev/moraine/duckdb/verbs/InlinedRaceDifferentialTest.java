@@ -11,6 +11,7 @@ import dev.moraine.core.catalog.MoraineException;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.rows.DuckLakeRowRenderer;
@@ -52,7 +53,13 @@ class InlinedRaceDifferentialTest {
   }
 
   record Pair(
-      String name, String firstSql, Ours first, String secondSql, Ours second, boolean conflicts) {
+      String name,
+      boolean withFile,
+      String firstSql,
+      Ours first,
+      String secondSql,
+      Ours second,
+      boolean conflicts) {
     @Override
     public String toString() {
       return name;
@@ -122,6 +129,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "inlined insert/inlined insert",
+            false,
             "INSERT INTO t VALUES (3, 'z')",
             verbs(tx -> tx.insertInlined(1, List.of(row(3, "z")))),
             "INSERT INTO t VALUES (4, 'w'), (5, NULL)",
@@ -130,6 +138,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "inlined delete/inlined delete of another row",
+            false,
             "DELETE FROM t WHERE a = 1",
             verbs(tx -> tx.deleteRowInline(1, 0)),
             "DELETE FROM t WHERE a = 2",
@@ -138,6 +147,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "inlined insert/inlined delete",
+            false,
             "INSERT INTO t VALUES (3, 'z')",
             verbs(tx -> tx.insertInlined(1, List.of(row(3, "z")))),
             "DELETE FROM t WHERE a = 2",
@@ -146,6 +156,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "flush/inlined insert",
+            false,
             "CALL ducklake_flush_inlined_data('lake')",
             flush(),
             "INSERT INTO t VALUES (3, 'z')",
@@ -154,6 +165,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "inlined insert/flush",
+            false,
             "INSERT INTO t VALUES (3, 'z')",
             verbs(tx -> tx.insertInlined(1, List.of(row(3, "z")))),
             "CALL ducklake_flush_inlined_data('lake')",
@@ -162,12 +174,103 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "inlined delete/flush",
+            false,
             "DELETE FROM t WHERE a = 1",
             verbs(tx -> tx.deleteRowInline(1, 0)),
             "CALL ducklake_flush_inlined_data('lake')",
             flush(),
             true));
+    // Table t also holds a data file of 20 rows, a = 0..19, row ids 2..21 (data file 1).
+    p.add(
+        new Pair(
+            "delete file/inline delete of a row of the same file",
+            true,
+            "DELETE FROM t WHERE a < 15 AND b LIKE 'f%'",
+            deleteFile(),
+            "DELETE FROM t WHERE a = 17 AND b LIKE 'f%'",
+            verbs(tx -> tx.deleteRowInline(1, 19)),
+            false));
+    p.add(
+        new Pair(
+            "inline delete of a file row/delete file of the same file",
+            true,
+            "DELETE FROM t WHERE a = 17 AND b LIKE 'f%'",
+            verbs(tx -> tx.deleteRowInline(1, 19)),
+            "DELETE FROM t WHERE a < 15 AND b LIKE 'f%'",
+            deleteFile(),
+            false));
+    p.add(
+        new Pair(
+            "delete file/inline delete of an inlined row",
+            true,
+            "DELETE FROM t WHERE a < 15 AND b LIKE 'f%'",
+            deleteFile(),
+            "DELETE FROM t WHERE a = 2 AND b = 'y'",
+            verbs(tx -> tx.deleteRowInline(1, 1)),
+            false));
     return p;
+  }
+
+  /** The delete file stock DuckLake wrote for the file's rows with {@code a < 15}. */
+  private static Ours deleteFile() {
+    return stock -> {
+      Map<String, Object> row =
+          stock.rows("ducklake_delete_file").stream()
+              .filter(r -> ((Number) r.get("delete_count")).longValue() == 15)
+              .findFirst()
+              .orElseThrow();
+      String path = (String) row.get("path");
+      ParquetFacts f = ParquetFacts.read(stock, Path.of(stock.dataPath(), "main", "t", path));
+      long target = ((Number) row.get("data_file_id")).longValue();
+      return tx ->
+          tx.registerDeleteFile(
+              1, NewDeleteFile.parquet(target, path, 15, f.fileSize(), f.footerSize()));
+    };
+  }
+
+  /**
+   * Registers stock DuckLake's setup data file (the one begun at snapshot 2) and widens the table's
+   * column statistics by its bounds, as stock DuckLake's INSERT does.
+   */
+  private static CommitBody setupFile(ReferenceDuckLake stock) throws Exception {
+    Map<String, Object> row =
+        stock.rows("ducklake_data_file").stream()
+            .filter(r -> ((Number) r.get("begin_snapshot")).longValue() == 2)
+            .findFirst()
+            .orElseThrow();
+    String path = (String) row.get("path");
+    ParquetFacts f = ParquetFacts.read(stock, Path.of(stock.dataPath(), "main", "t", path));
+    NewDataFile file =
+        new NewDataFile(
+            path,
+            true,
+            "parquet",
+            f.records(),
+            f.fileSize(),
+            f.footerSize(),
+            Optional.empty(),
+            f.stats(1, 2),
+            List.of());
+    return tx -> {
+      tx.registerDataFile(1, file);
+      // Inlined rows (1, 'x'), (2, 'y') and the file's a 0..19, b 'f0'..'f9' (as text).
+      tx.updateColumnStats(
+          1,
+          1,
+          Optional.of(false),
+          Optional.empty(),
+          Optional.of("0"),
+          Optional.of("19"),
+          Optional.empty());
+      tx.updateColumnStats(
+          1,
+          2,
+          Optional.of(false),
+          Optional.empty(),
+          Optional.of("f0"),
+          Optional.of("y"),
+          Optional.empty());
+    };
   }
 
   @ParameterizedTest(name = "{0}")
@@ -192,6 +295,9 @@ class InlinedRaceDifferentialTest {
               "CREATE TABLE t (a INTEGER, b VARCHAR)",
               "INSERT INTO t VALUES (1, 'x'), (2, 'y')",
               "COMMIT"));
+      if (pair.withFile()) {
+        stock.execute("INSERT INTO t SELECT range::INTEGER, 'f' || range FROM range(20)");
+      }
       CommitOutcome stockSecond;
       try (ReferenceSession first = stock.session();
           ReferenceSession second = stock.session()) {
@@ -213,6 +319,10 @@ class InlinedRaceDifferentialTest {
                 0, "t", List.of(ColumnDef.of("a", "int32"), ColumnDef.of("b", "varchar")));
             tx.insertInlined(1, List.of(row(1, "x"), row(2, "y")));
           });
+      if (pair.withFile()) {
+        catalog.commit(setupFile(stock));
+      }
+      long premise = catalog.snapshot().snapshotId();
       CommitBody first = pair.first().prepare(stock);
       CommitBody second = pair.second().prepare(stock);
       AtomicInteger runs = new AtomicInteger();
@@ -236,7 +346,7 @@ class InlinedRaceDifferentialTest {
         throw new AssertionError("refused for another reason: " + e, e);
       }
       assertEquals(landed ? 2 : 1, runs.get(), "runs of the second closure");
-      assertEquals(2 + (landed ? 1 : 0), catalog.snapshot().info().snapshotId());
+      assertEquals(premise + 1 + (landed ? 1 : 0), catalog.snapshot().info().snapshotId());
       assertEquals(
           stockSecond.committed(),
           landed,
