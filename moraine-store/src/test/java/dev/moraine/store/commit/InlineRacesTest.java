@@ -13,6 +13,7 @@ import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.InlinedRows;
 import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewDeleteFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * one closure makes another thread commit before it returns, so its submission loses the head and
  * is classified. Stock DuckLake 1.5.5 decides the same pairs the same way (checked with two
  * connections on one DuckLake catalog): inlined inserts into one table both land; two inline
- * deletes from one table conflict whatever rows they name; a flush and an insert both land.
+ * deletes from one table conflict whatever rows they name; a delete file and an inline delete both
+ * land; a flush and an insert both land.
  */
 class InlineRacesTest {
 
@@ -132,6 +134,25 @@ class InlineRacesTest {
                       new AtomicInteger(),
                       tx -> tx.deleteRowInline(1, 5))));
       assertTrue(lake.catalog.snapshot().history().inlinedFileDeletes().isEmpty());
+    }
+  }
+
+  @Test
+  void aDeleteFileAndAnInlineDeleteOfTheSameDataFile_bothLand_asInStockDuckLake() {
+    try (CommitLake lake = new CommitLake()) {
+      seed(lake);
+      AtomicInteger runs = new AtomicInteger();
+      lake.catalog.commit(
+          racing(
+              lake,
+              tx -> tx.registerDeleteFile(1, NewDeleteFile.parquet(0, "d.parquet", 5, 64, 16)),
+              runs,
+              tx -> tx.deleteRowInline(1, 17)));
+      assertEquals(2, runs.get(), "a benign race: the inline delete re-ran");
+      CatalogSnapshot head = lake.catalog.snapshot();
+      assertEquals(1, head.deleteFiles(1).size());
+      assertEquals(1, head.history().inlinedFileDeletes().size());
+      assertEquals("inlined_delete:1", head.info().changesMade());
     }
   }
 
