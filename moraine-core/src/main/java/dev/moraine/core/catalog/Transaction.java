@@ -58,6 +58,7 @@ public final class Transaction {
   private final MacroVerbs macros;
   private final TagVerbs tags;
   private final InlineVerbs inlined;
+  private final InlineFlushVerbs inlineFlush;
   private boolean sealed;
   private String author;
   private String commitMessage;
@@ -77,7 +78,9 @@ public final class Transaction {
     this.layout = new PartitionAndSortVerbs(state);
     this.macros = new MacroVerbs(state);
     this.tags = new TagVerbs(state);
-    this.inlined = new InlineVerbs(state, dataFiles, deletes);
+    InlineRun inlineRun = new InlineRun(state);
+    this.inlined = new InlineVerbs(state, inlineRun);
+    this.inlineFlush = new InlineFlushVerbs(state, inlineRun, dataFiles, deletes);
   }
 
   // ---- reads -----------------------------------------------------------------------------------
@@ -688,7 +691,7 @@ public final class Transaction {
    */
   public FlushedInline flushInlined(long tableId, InlineFlush flush) {
     ensureOpen();
-    return inlined.flush(tableId, flush);
+    return inlineFlush.flush(tableId, flush);
   }
 
   // ---- what staging reads ----------------------------------------------------------------------
