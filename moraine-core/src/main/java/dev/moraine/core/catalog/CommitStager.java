@@ -61,6 +61,8 @@ final class CommitStager {
     for (StagedEntities.Change change : sortedByKey(draft.entities())) {
       stageEntity(batch, currentKeys, change, n);
     }
+    // Inline subspace writes (RFC 0002 §12.1 item 2): no current keys, so not in the changelog.
+    draft.inline().addTo(batch);
     // DuckLake bumps schema_version once per commit that changes the catalog's shape, whatever
     // the number of changes (moraine-ducklake's per-operation effects, which CommitShape sums; the
     // verbs create no inlined-data tables, the one case that bumps it further). CommitShape itself

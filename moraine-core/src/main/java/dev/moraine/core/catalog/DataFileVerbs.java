@@ -31,7 +31,11 @@ final class DataFileVerbs {
   }
 
   long register(long tableId, NewDataFile file) {
-    return register(tableId, file, null, false);
+    long fileId = stageFile(tableId, file, s.newSnapshotId, null, null, false);
+    s.record(
+        DuckLakeOperation.INSERT_FILE,
+        new ChangeEntry.ById(ChangeKind.INSERTED_INTO_TABLE, tableId));
+    return fileId;
   }
 
   /**
@@ -41,11 +45,37 @@ final class DataFileVerbs {
    */
   long registerByName(
       long tableId, NewDataFile file, List<FileField> fields, boolean allowMissing) {
-    return register(tableId, file, fields, allowMissing);
+    if (fields == null) {
+      throw new InvalidArgumentException("a file mapped by name needs at least one field");
+    }
+    long fileId = stageFile(tableId, file, s.newSnapshotId, null, fields, allowMissing);
+    s.record(
+        DuckLakeOperation.ADD_DATA_FILES,
+        new ChangeEntry.ById(ChangeKind.INSERTED_INTO_TABLE, tableId));
+    return fileId;
   }
 
-  private long register(
-      long tableId, NewDataFile file, List<FileField> fields, boolean allowMissing) {
+  /**
+   * Stages a data file that takes over rows the table already counts (a flush of inlined rows): the
+   * file begins at {@code beginSnapshot}, keeps the row ids from {@code rowIdStart}, and adds only
+   * its bytes to the table statistics. Records no operation; the caller does.
+   */
+  long stageFlushed(long tableId, NewDataFile file, long beginSnapshot, long rowIdStart) {
+    return stageFile(tableId, file, beginSnapshot, rowIdStart, null, false);
+  }
+
+  /**
+   * Validates and stages one data file, with its name mapping when {@code fields} is not null. With
+   * {@code keptRowIdStart} null the rows are new: they get ids from the table's next row id and
+   * count toward its record count. Records no operation; the callers do.
+   */
+  private long stageFile(
+      long tableId,
+      NewDataFile file,
+      long beginSnapshot,
+      Long keptRowIdStart,
+      List<FileField> fields,
+      boolean allowMissing) {
     if (file == null) {
       throw new InvalidArgumentException("data file must not be null");
     }
@@ -78,7 +108,7 @@ final class DataFileVerbs {
     List<NameMapping> mapping =
         fields == null ? null : NameMappings.resolve(tableId, live, fields, allowMissing);
     TableStatsValue stats = s.requireStats(tableId);
-    long rowIdStart = stats.getNextRowId();
+    long rowIdStart = keptRowIdStart == null ? stats.getNextRowId() : keptRowIdStart;
     if (Long.compareUnsigned(rowIdStart + file.recordCount(), rowIdStart) < 0) {
       throw new InvalidArgumentException(
           "the file's rows would run past the largest row id of table "
@@ -100,16 +130,20 @@ final class DataFileVerbs {
     long fileId = s.nextFileId++;
     s.staged.put(
         new EntityKey.TableStats(tableId),
-        stats.toBuilder()
-            .setNextRowId(rowIdStart + file.recordCount())
-            .setRecordCount(stats.getRecordCount() + file.recordCount())
-            .setFileSizeBytes(stats.getFileSizeBytes() + file.fileSizeBytes())
-            .build());
+        keptRowIdStart == null
+            ? stats.toBuilder()
+                .setNextRowId(rowIdStart + file.recordCount())
+                .setRecordCount(stats.getRecordCount() + file.recordCount())
+                .setFileSizeBytes(stats.getFileSizeBytes() + file.fileSizeBytes())
+                .build()
+            : stats.toBuilder()
+                .setFileSizeBytes(stats.getFileSizeBytes() + file.fileSizeBytes())
+                .build());
     DataFileValue.Builder value =
         DataFileValue.newBuilder()
             .setDataFileId(fileId)
             .setTableId(tableId)
-            .setBeginSnapshot(s.newSnapshotId)
+            .setBeginSnapshot(beginSnapshot)
             .setPath(file.path())
             .setPathIsRelative(file.pathIsRelative())
             .setFileFormat(file.fileFormat())
@@ -146,9 +180,6 @@ final class DataFileVerbs {
       st.extraStats().ifPresent(b::setExtraStats);
       s.staged.put(new EntityKey.FileColumnStats(tableId, fileId, st.columnId()), b.build());
     }
-    s.record(
-        mapping == null ? DuckLakeOperation.INSERT_FILE : DuckLakeOperation.ADD_DATA_FILES,
-        new ChangeEntry.ById(ChangeKind.INSERTED_INTO_TABLE, tableId));
     return fileId;
   }
 

@@ -21,6 +21,20 @@ final class DeleteAndExpiryVerbs {
   }
 
   long registerDeleteFile(long tableId, NewDeleteFile file) {
+    long id = stageDeleteFile(tableId, file, s.newSnapshotId);
+    s.deletedDataFileIds.add(file.dataFileId());
+    s.record(
+        DuckLakeOperation.DELETE_FILE,
+        new ChangeEntry.ById(ChangeKind.DELETED_FROM_TABLE, tableId));
+    return id;
+  }
+
+  /**
+   * Validates and stages one delete file beginning at {@code beginSnapshot}; records no operation
+   * and names no deleted data file (a flush of inlined rows backdates the delete file of the rows
+   * deleted while inlined, and reports its own operation).
+   */
+  long stageDeleteFile(long tableId, NewDeleteFile file, long beginSnapshot) {
     if (file == null) {
       throw new InvalidArgumentException("delete file must not be null");
     }
@@ -50,7 +64,7 @@ final class DeleteAndExpiryVerbs {
         DeleteFileValue.newBuilder()
             .setDeleteFileId(id)
             .setTableId(tableId)
-            .setBeginSnapshot(s.newSnapshotId)
+            .setBeginSnapshot(beginSnapshot)
             .setDataFileId(file.dataFileId())
             .setPath(file.path())
             .setPathIsRelative(file.pathIsRelative())
@@ -60,10 +74,6 @@ final class DeleteAndExpiryVerbs {
             .setFooterSize(file.footerSize());
     file.encryptionKey().ifPresent(value::setEncryptionKey);
     s.staged.put(new EntityKey.DeleteFile(tableId, id), value.build());
-    s.deletedDataFileIds.add(file.dataFileId());
-    s.record(
-        DuckLakeOperation.DELETE_FILE,
-        new ChangeEntry.ById(ChangeKind.DELETED_FROM_TABLE, tableId));
     return id;
   }
 

@@ -3,6 +3,8 @@ package dev.moraine.core.catalog;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.ColumnInfo;
 import dev.moraine.core.catalog.model.FileField;
+import dev.moraine.core.catalog.model.FlushedInline;
+import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.NewMacro;
@@ -56,6 +58,8 @@ public final class Transaction {
   private final PartitionAndSortVerbs layout;
   private final MacroVerbs macros;
   private final TagVerbs tags;
+  private final InlineVerbs inlined;
+  private final InlineFlushVerbs inlineFlush;
   private boolean sealed;
   private String author;
   private String commitMessage;
@@ -75,6 +79,9 @@ public final class Transaction {
     this.layout = new PartitionAndSortVerbs(state);
     this.macros = new MacroVerbs(state);
     this.tags = new TagVerbs(state);
+    InlineRun inlineRun = new InlineRun(state);
+    this.inlined = new InlineVerbs(state, inlineRun);
+    this.inlineFlush = new InlineFlushVerbs(state, inlineRun, dataFiles, deletes);
   }
 
   // ---- reads -----------------------------------------------------------------------------------
@@ -653,6 +660,83 @@ public final class Transaction {
     this.commitExtraInfo = extraInfo;
   }
 
+  // ---- inlined data ----------------------------------------------------------------------------
+
+  /**
+   * Inserts rows into a table's inlined data instead of a data file: one inline chunk under the
+   * table's current schema version, its rows numbered densely from the table's next row id. Each
+   * row lists one value per top-level column, in column order: {@code null} (where the column
+   * allows nulls), a {@code Boolean} for boolean, a {@code Byte}, {@code Short}, {@code Integer} or
+   * {@code Long} within range for the signed and unsigned integer types ({@code BigInteger} also
+   * for uint64), a {@code Float} for float32, a {@code Double} for float64, a {@code String} for
+   * varchar, a {@code byte[]} for blob. The table's record count and next row id grow by the row
+   * count, its column statistics take in the values, and the commit records {@code
+   * inlined_insert:<table>} and advances {@code next_file_id} once per table, as stock DuckLake
+   * does. A concurrent insert into the same table is a benign race: the re-run takes the next free
+   * row ids.
+   *
+   * @return the row id of the first row
+   * @throws NotFoundException if the table is not live; nothing staged
+   * @throws InvalidArgumentException if there are no rows, a row has the wrong number of values, a
+   *     value does not fit its column's type, a NOT NULL column gets a null, a column's type cannot
+   *     be inlined (only the types above can), the table's schema version already records a
+   *     different inline schema, or this commit flushes the table; nothing staged
+   * @throws CorruptionException if the table has no statistics or schema-version record; nothing
+   *     staged
+   */
+  public long insertInlined(long tableId, List<List<Object>> rows) {
+    ensureOpen();
+    return inlined.insert(tableId, rows);
+  }
+
+  /**
+   * Deletes one row by its id, recorded inline as DuckLake does with data inlining on: an inlined
+   * row gets a tombstone at this commit's snapshot; a row of a live data file gets an inlined
+   * deletion naming the file and the row's position in it. The table's record count is left as it
+   * was (as in DuckLake). The commit records {@code inlined_delete:<table>}; a concurrent inline
+   * delete from the same table is a conflict (table grain: an inline delete names rows, not files).
+   * Rows a delete file of the data file already removes are not checked.
+   *
+   * @throws NotFoundException if the table is not live, or no inlined row or data-file row of it
+   *     has that id, or the row was already deleted (inline, by this commit or an earlier one);
+   *     nothing staged
+   * @throws InvalidArgumentException if the row is inlined by this same commit or lies in a data
+   *     file this commit registers, or this commit flushes the table; nothing staged
+   */
+  public void deleteRowInline(long tableId, long rowId) {
+    ensureOpen();
+    inlined.deleteRow(tableId, rowId);
+  }
+
+  /**
+   * Flushes a table's inlined data into files the caller has already written, as {@code
+   * ducklake_flush_inlined_data} does ({@link InlineFlush} says what each file holds). The data
+   * file keeps the rows' ids, begins at the snapshot of the first inlined row, and adds only its
+   * bytes to the table's statistics; the delete file of rows deleted while inlined targets it and
+   * begins at the first such deletion; each data file with rows deleted inline gets a delete file
+   * beginning at the first of those deletions. The inline chunks, tombstones and inline deletions
+   * are removed. The commit records {@code inline_flush:<table>} (and {@code
+   * deleted_from_table:<table>} when it writes delete files for data files), and takes a file id
+   * for each file. A concurrent insert into the table is a benign race (the re-run flushes what is
+   * inlined then); a concurrent inline delete or flush of it is a conflict.
+   *
+   * @throws NotFoundException if the table is not live, or a statistics entry of the data file
+   *     names a column that is not; nothing staged
+   * @throws InvalidArgumentException if the table has nothing inlined and no inline deletions; its
+   *     inlined rows are under more than one schema version or are not one dense range of ids; the
+   *     data file is missing though rows are inlined (or given though none are), or its record
+   *     count is not the number of inlined rows; the row delete file is missing though rows were
+   *     deleted while inlined (or given though none were); the delete files for data files do not
+   *     name exactly the data files with inline deletions, or such a file already has a live delete
+   *     file; a count, size or path is invalid; or this commit also inlines into or deletes inline
+   *     from the table; nothing staged
+   * @throws CorruptionException if the table has no statistics record; nothing staged
+   */
+  public FlushedInline flushInlined(long tableId, InlineFlush flush) {
+    ensureOpen();
+    return inlineFlush.flush(tableId, flush);
+  }
+
   // ---- what staging reads ----------------------------------------------------------------------
 
   /**
@@ -661,6 +745,7 @@ public final class Transaction {
    */
   Draft draft() {
     sealed = true;
+    inlined.checkVersions();
     return new Draft(
         staged.changes(),
         List.copyOf(state.operations),
@@ -672,7 +757,8 @@ public final class Transaction {
         state.nextFileId,
         Optional.ofNullable(author),
         Optional.ofNullable(commitMessage),
-        Optional.ofNullable(commitExtraInfo));
+        Optional.ofNullable(commitExtraInfo),
+        state.inline);
   }
 
   /** The premise's snapshot record. */
@@ -684,7 +770,7 @@ public final class Transaction {
    * One run's products: the touched entities, the DuckLake operations (which decide whether {@code
    * schema_version} grows), the change set for {@code changes_made}, the tables and views whose
    * shape changed, the data files its delete files target, whether it mints a snapshot (any verb
-   * but an option change does), and the advanced counters.
+   * but an option change does), the advanced counters, and the inline subspace writes.
    */
   record Draft(
       List<StagedEntities.Change> entities,
@@ -697,7 +783,8 @@ public final class Transaction {
       long nextFileId,
       Optional<String> author,
       Optional<String> commitMessage,
-      Optional<String> commitExtraInfo) {}
+      Optional<String> commitExtraInfo,
+      InlineWrites inline) {}
 
   // ---- helpers ---------------------------------------------------------------------------------
 

@@ -42,6 +42,10 @@ final class VerbState {
   final ChangeSet.Builder changes = ChangeSet.builder();
   final Set<Long> schemaChangedIds = new TreeSet<>(Long::compareUnsigned);
   final Set<Long> deletedDataFileIds = new TreeSet<>(Long::compareUnsigned);
+
+  /** Writes to the inline subspace (inlined rows and their deletions), outside the entities. */
+  final InlineWrites inline = new InlineWrites();
+
   boolean statsChanged;
 
   VerbState(CatalogSnapshot premise, SnapshotValue premiseRecord) {

@@ -78,6 +78,11 @@ public final class KeyPrefixes {
     return cut(new InlineKey.RowTombstone(tableId, 0, 0), 10);
   }
 
+  /** {@code 06 03 04 BE64(table)}: one table's inlined deletions of data-file rows. */
+  public static byte[] inlineFileDeletesOf(long tableId) {
+    return cut(InlineKey.Record.live(new InlineOp.FileDelete(tableId, 0, 0)), 11);
+  }
+
   /** {@code 07 02|03 BE64(index)}: all entries of one index, unique or not. */
   public static byte[] indexEntriesOf(long indexId, boolean unique) {
     IndexEntryKey sample =

@@ -1,0 +1,305 @@
+package dev.moraine.duckdb.verbs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.Transaction;
+import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.ColumnStats;
+import dev.moraine.core.catalog.model.FlushDeleteFile;
+import dev.moraine.core.catalog.model.InlineFlush;
+import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewFileColumnStats;
+import dev.moraine.core.kv.KvStore;
+import dev.moraine.core.rows.DuckLakeRowRenderer;
+import dev.moraine.core.rows.DuckLakeRowSet;
+import dev.moraine.duckdb.reference.ReferenceDuckLake;
+import dev.moraine.duckdb.reference.ReferenceSession;
+import dev.moraine.store.ObjectStoreSpec;
+import dev.moraine.store.SlateStoreProvider;
+import dev.moraine.store.StoreConfig;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Inlined data, step by step, through our verbs (on real SlateDB) and through SQL on stock DuckLake
+ * 1.5.5 attached with DATA_INLINING_ROW_LIMIT 10: after every step both catalogs hold the same
+ * ducklake_* rows ({@link RowComparison}) and the same inlined-data and inlined-delete tables, rows
+ * included ({@link InlinedRowComparison}). The files stock DuckLake writes (an insert past the
+ * limit, and the flush's data and delete files) are registered on our side with the facts of the
+ * files themselves.
+ *
+ * <p>Stock DuckLake opens an inlined-data table for a table when it is created or altered with
+ * inlining on; the lake registers one when the first row is inlined under a schema version. The
+ * steps that create or alter the table therefore inline rows in the same transaction, where the two
+ * agree.
+ */
+class InlinedDataDifferentialTest {
+  @TempDir static Path dir;
+
+  /** Table t's columns, ids 1, 2, 3 in this order. */
+  private static final List<String> TABLE_COLUMNS = List.of("a", "b", "c");
+
+  private static ReferenceDuckLake stock;
+  private static SlateStoreProvider provider;
+  private static KvStore store;
+  private static Catalog catalog;
+
+  @BeforeAll
+  static void open() throws Exception {
+    stock = ReferenceDuckLake.builder(dir.resolve("stock")).dataInliningRowLimit(10).open();
+    provider =
+        new SlateStoreProvider(
+            StoreConfig.of(ObjectStoreSpec.inMemory("inline-diff-" + UUID.randomUUID()), "lake"));
+    store = provider.openWriter();
+    catalog = Catalog.open(store, CatalogOptions.defaults().withDataPath("/somewhere/data/"));
+  }
+
+  @AfterAll
+  static void close() throws Exception {
+    try {
+      if (catalog != null) {
+        catalog.close();
+      }
+      if (store != null) {
+        store.close();
+      }
+    } finally {
+      ObjectStoreSpec.dropInMemory(
+          ((ObjectStoreSpec.InMemory) provider.config().objectStore()).name());
+      stock.close();
+    }
+  }
+
+  private record Step(String name, List<String> sql, Prepared ours) {}
+
+  private interface Prepared {
+    Consumer<Transaction> prepare() throws Exception;
+  }
+
+  private static Step step(String name, List<String> sql, Consumer<Transaction> verbs) {
+    return new Step(name, sql, () -> verbs);
+  }
+
+  private static List<Object> row(Object... values) {
+    return new ArrayList<>(Arrays.asList(values));
+  }
+
+  private static Path fileOf(String relative) {
+    return Path.of(stock.dataPath(), "main", "t", relative);
+  }
+
+  private static Map<String, Object> byId(String table, String idColumn, long id) throws Exception {
+    return stock.rows(table).stream()
+        .filter(r -> ((Number) r.get(idColumn)).longValue() == id)
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private static long latestId(String table, String idColumn) throws Exception {
+    return stock.rows(table).stream()
+        .map(r -> ((Number) r.get(idColumn)).longValue())
+        .max(Comparator.naturalOrder())
+        .orElseThrow();
+  }
+
+  /** A data file stock DuckLake wrote, with the facts read from the file's footer. */
+  private static NewDataFile dataFile(long id) throws Exception {
+    String path = (String) byId("ducklake_data_file", "data_file_id", id).get("path");
+    ParquetFacts f = ParquetFacts.read(stock, fileOf(path));
+    List<NewFileColumnStats> stats = new ArrayList<>();
+    List<ParquetFacts.Column> columns = f.columns();
+    assertTrue(
+        columns.stream()
+            .allMatch(
+                c ->
+                    TABLE_COLUMNS.contains(c.name()) || c.name().startsWith("_ducklake_internal_")),
+        columns::toString);
+    for (ParquetFacts.Column c : columns) {
+      // The flush writes DuckLake's own row-id and snapshot columns beside the table's.
+      if (c.name().startsWith("_ducklake_internal_")) {
+        continue;
+      }
+      stats.add(
+          new NewFileColumnStats(
+              TABLE_COLUMNS.indexOf(c.name()) + 1,
+              c.sizeBytes(),
+              // DuckLake's value_count counts the non-null values (the footer counts all).
+              c.valueCount() - c.nullCount(),
+              c.nullCount(),
+              Optional.ofNullable(c.min()),
+              Optional.ofNullable(c.max()),
+              Optional.empty(),
+              Optional.empty()));
+    }
+    return new NewDataFile(
+        path,
+        true,
+        "parquet",
+        f.records(),
+        f.fileSize(),
+        f.footerSize(),
+        Optional.empty(),
+        stats,
+        List.of());
+  }
+
+  /** The delete file stock DuckLake wrote against data file {@code target}. */
+  private static FlushDeleteFile deleteFileFor(long target) throws Exception {
+    Map<String, Object> row =
+        stock.rows("ducklake_delete_file").stream()
+            .filter(r -> ((Number) r.get("data_file_id")).longValue() == target)
+            .findFirst()
+            .orElseThrow();
+    String path = (String) row.get("path");
+    ParquetFacts f = ParquetFacts.read(stock, fileOf(path));
+    return FlushDeleteFile.parquet(path, f.fileSize(), f.footerSize());
+  }
+
+  /** The table's column statistics widened by a file's bounds, as a writer keeps them. */
+  private static void widen(Transaction tx, NewDataFile file) {
+    for (NewFileColumnStats c : file.columnStats()) {
+      Optional<ColumnStats> before = tx.premise().columnStats(1, c.columnId());
+      String min = c.minValue().orElse(null);
+      String max = c.maxValue().orElse(null);
+      boolean nulls = c.nullCount() > 0;
+      if (before.isPresent()) {
+        ColumnStats b = before.get();
+        String lo = min;
+        String hi = max;
+        min = b.minValue().filter(m -> lo == null || lessThan(m, lo)).orElse(min);
+        max = b.maxValue().filter(m -> hi == null || lessThan(hi, m)).orElse(max);
+        nulls |= b.containsNull().orElse(false);
+      }
+      tx.updateColumnStats(
+          1,
+          c.columnId(),
+          Optional.of(nulls),
+          Optional.empty(),
+          Optional.ofNullable(min),
+          Optional.ofNullable(max),
+          Optional.empty());
+    }
+  }
+
+  private static boolean lessThan(String a, String b) {
+    try {
+      return Long.parseLong(a) < Long.parseLong(b);
+    } catch (NumberFormatException e) {
+      return a.compareTo(b) < 0;
+    }
+  }
+
+  // Table t is id 1 on both sides: columns a (1), b (2), and later c (3).
+  private static List<Step> steps() {
+    List<Step> s = new ArrayList<>();
+    s.add(
+        step(
+            "create a table and inline rows into it",
+            List.of(
+                "BEGIN",
+                "CREATE TABLE t (a INTEGER, b VARCHAR)",
+                "INSERT INTO t VALUES (1, 'x'), (2, 'y')",
+                "COMMIT"),
+            tx -> {
+              tx.createTable(
+                  0, "t", List.of(ColumnDef.of("a", "int32"), ColumnDef.of("b", "varchar")));
+              tx.insertInlined(1, List.of(row(1, "x"), row(2, "y")));
+            }));
+    s.add(
+        step(
+            "inline a row with a null",
+            List.of("INSERT INTO t VALUES (3, NULL)"),
+            tx -> tx.insertInlined(1, List.of(row(3, null)))));
+    s.add(
+        step(
+            "delete an inlined row",
+            List.of("DELETE FROM t WHERE a = 2"),
+            tx -> tx.deleteRowInline(1, 1)));
+    s.add(
+        new Step(
+            "insert past the inlining limit: a data file",
+            List.of("INSERT INTO t SELECT (100 + range)::INTEGER, 'f' || range FROM range(20)"),
+            () -> {
+              NewDataFile file = dataFile(latestId("ducklake_data_file", "data_file_id"));
+              return tx -> {
+                tx.registerDataFile(1, file);
+                widen(tx, file);
+              };
+            }));
+    s.add(
+        step(
+            "delete a data-file row inline",
+            // a = 107 is the file's row at position 7: row id 3 + 7.
+            List.of("DELETE FROM t WHERE a = 107"),
+            tx -> tx.deleteRowInline(1, 10)));
+    s.add(
+        new Step(
+            "flush the inlined data",
+            List.of("CALL ducklake_flush_inlined_data('lake')"),
+            () -> {
+              long flushed = latestId("ducklake_data_file", "data_file_id");
+              InlineFlush flush =
+                  InlineFlush.of(dataFile(flushed))
+                      .withRowDeletes(deleteFileFor(flushed))
+                      .withFileDeletes(2, deleteFileFor(2));
+              return tx -> tx.flushInlined(1, flush);
+            }));
+    s.add(
+        step(
+            "alter the table and inline under the new schema version",
+            List.of(
+                "BEGIN",
+                "ALTER TABLE t ADD COLUMN c BIGINT",
+                "INSERT INTO t VALUES (4, 'z', 7)",
+                "COMMIT"),
+            tx -> {
+              tx.addColumn(1, ColumnDef.of("c", "int64"));
+              tx.insertInlined(1, List.of(row(4, "z", 7L)));
+            }));
+    s.add(
+        step(
+            "inline several rows, then delete one of them later",
+            List.of("INSERT INTO t VALUES (5, 'v', -1), (6, 'w', NULL)"),
+            tx -> tx.insertInlined(1, List.of(row(5, "v", -1L), row(6, "w", null)))));
+    s.add(
+        step(
+            "delete an inlined row of the new schema version",
+            List.of("DELETE FROM t WHERE a = 5"),
+            tx -> tx.deleteRowInline(1, 24)));
+    return s;
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyStep_leavesTheSameRows_inlinedTablesIncluded() {
+    return steps().stream().map(st -> DynamicTest.dynamicTest(st.name(), () -> run(st)));
+  }
+
+  private static void run(Step st) throws Exception {
+    try (ReferenceSession session = stock.session()) {
+      session.executeAll(st.sql());
+    }
+    Consumer<Transaction> verbs = st.ours().prepare();
+    catalog.commit(verbs::accept);
+    DuckLakeRowSet ours = DuckLakeRowRenderer.render(catalog.snapshot());
+    assertFalse(ours.inlinedTables().isEmpty(), "the steps have inlined data");
+    assertEquals(List.of(), RowComparison.differences(stock, ours), st.name());
+    assertEquals(List.of(), InlinedRowComparison.differences(stock, ours), st.name());
+  }
+}

@@ -1,0 +1,362 @@
+package dev.moraine.duckdb.verbs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.CommitBody;
+import dev.moraine.core.catalog.CommitConflictException;
+import dev.moraine.core.catalog.MoraineException;
+import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.InlineFlush;
+import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewDeleteFile;
+import dev.moraine.core.catalog.model.NewFileColumnStats;
+import dev.moraine.core.kv.KvStore;
+import dev.moraine.core.rows.DuckLakeRowRenderer;
+import dev.moraine.core.rows.DuckLakeRowSet;
+import dev.moraine.duckdb.reference.CommitOutcome;
+import dev.moraine.duckdb.reference.ReferenceDuckLake;
+import dev.moraine.duckdb.reference.ReferenceSession;
+import dev.moraine.store.ObjectStoreSpec;
+import dev.moraine.store.SlateStoreProvider;
+import dev.moraine.store.StoreConfig;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Raced pairs of inlined writes on both sides from one premise, as {@link VerbRaceDifferentialTest}
+ * races them: stock DuckLake 1.5.5 with DATA_INLINING_ROW_LIMIT 10 runs both transactions before
+ * the first commits; on our side the second closure's first run makes the first commit on another
+ * thread and waits for it. The second lands exactly when stock DuckLake lands it, and afterwards
+ * both catalogs hold the same ducklake_* rows and inlined tables.
+ *
+ * <p>Premise on both sides: table t (a INTEGER, b VARCHAR), id 1, with rows (1, 'x') and (2, 'y')
+ * inlined in the transaction that created it (row ids 0 and 1).
+ */
+class InlinedRaceDifferentialTest {
+
+  /** Our side of one commit, built once stock DuckLake has run (a flush reads stock's file). */
+  interface Ours {
+    CommitBody prepare(ReferenceDuckLake stock) throws Exception;
+  }
+
+  record Pair(
+      String name,
+      boolean withFile,
+      String firstSql,
+      Ours first,
+      String secondSql,
+      Ours second,
+      boolean conflicts) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  private static List<Object> row(Object... values) {
+    return new ArrayList<>(Arrays.asList(values));
+  }
+
+  private static Ours verbs(CommitBody body) {
+    return stock -> body;
+  }
+
+  /**
+   * A flush, as stock DuckLake's: the rows inlined at the premise both sides raced from (snapshot
+   * 1) go into the data file stock DuckLake's flush wrote, registered with its footer's facts.
+   * Where stock DuckLake refused the flush there is no file; ours then names a file of the rows it
+   * sees, and must be refused just the same.
+   */
+  private static Ours flush() {
+    return stock -> {
+      List<Map<String, Object>> files = stock.rows("ducklake_data_file");
+      NewDataFile file;
+      if (files.isEmpty()) {
+        file = NewDataFile.parquet("never-written.parquet", 2, 1, 1);
+      } else {
+        String path = (String) files.get(0).get("path");
+        ParquetFacts f = ParquetFacts.read(stock, Path.of(stock.dataPath(), "main", "t", path));
+        List<NewFileColumnStats> stats = new ArrayList<>();
+        for (ParquetFacts.Column c : f.columns()) {
+          int id = List.of("a", "b").indexOf(c.name()) + 1;
+          if (id == 0) {
+            assertTrue(c.name().startsWith("_ducklake_internal_"), c.name());
+            continue;
+          }
+          stats.add(
+              new NewFileColumnStats(
+                  id,
+                  c.sizeBytes(),
+                  c.valueCount() - c.nullCount(),
+                  c.nullCount(),
+                  Optional.ofNullable(c.min()),
+                  Optional.ofNullable(c.max()),
+                  Optional.empty(),
+                  Optional.empty()));
+        }
+        file =
+            new NewDataFile(
+                path,
+                true,
+                "parquet",
+                f.records(),
+                f.fileSize(),
+                f.footerSize(),
+                Optional.empty(),
+                stats,
+                List.of());
+      }
+      InlineFlush flush = InlineFlush.of(file).through(1);
+      return tx -> tx.flushInlined(1, flush);
+    };
+  }
+
+  static List<Pair> pairs() {
+    List<Pair> p = new ArrayList<>();
+    p.add(
+        new Pair(
+            "inlined insert/inlined insert",
+            false,
+            "INSERT INTO t VALUES (3, 'z')",
+            verbs(tx -> tx.insertInlined(1, List.of(row(3, "z")))),
+            "INSERT INTO t VALUES (4, 'w'), (5, NULL)",
+            verbs(tx -> tx.insertInlined(1, List.of(row(4, "w"), row(5, null)))),
+            false));
+    p.add(
+        new Pair(
+            "inlined delete/inlined delete of another row",
+            false,
+            "DELETE FROM t WHERE a = 1",
+            verbs(tx -> tx.deleteRowInline(1, 0)),
+            "DELETE FROM t WHERE a = 2",
+            verbs(tx -> tx.deleteRowInline(1, 1)),
+            true));
+    p.add(
+        new Pair(
+            "inlined insert/inlined delete",
+            false,
+            "INSERT INTO t VALUES (3, 'z')",
+            verbs(tx -> tx.insertInlined(1, List.of(row(3, "z")))),
+            "DELETE FROM t WHERE a = 2",
+            verbs(tx -> tx.deleteRowInline(1, 1)),
+            true));
+    p.add(
+        new Pair(
+            "flush/inlined insert",
+            false,
+            "CALL ducklake_flush_inlined_data('lake')",
+            flush(),
+            "INSERT INTO t VALUES (3, 'z')",
+            verbs(tx -> tx.insertInlined(1, List.of(row(3, "z")))),
+            false));
+    p.add(
+        new Pair(
+            "inlined insert/flush",
+            false,
+            "INSERT INTO t VALUES (3, 'z')",
+            verbs(tx -> tx.insertInlined(1, List.of(row(3, "z")))),
+            "CALL ducklake_flush_inlined_data('lake')",
+            flush(),
+            false));
+    p.add(
+        new Pair(
+            "inlined delete/flush",
+            false,
+            "DELETE FROM t WHERE a = 1",
+            verbs(tx -> tx.deleteRowInline(1, 0)),
+            "CALL ducklake_flush_inlined_data('lake')",
+            flush(),
+            true));
+    // Table t also holds a data file of 20 rows, a = 0..19, row ids 2..21 (data file 1).
+    p.add(
+        new Pair(
+            "delete file/inline delete of a row of the same file",
+            true,
+            "DELETE FROM t WHERE a < 15 AND b LIKE 'f%'",
+            deleteFile(),
+            "DELETE FROM t WHERE a = 17 AND b LIKE 'f%'",
+            verbs(tx -> tx.deleteRowInline(1, 19)),
+            false));
+    p.add(
+        new Pair(
+            "inline delete of a file row/delete file of the same file",
+            true,
+            "DELETE FROM t WHERE a = 17 AND b LIKE 'f%'",
+            verbs(tx -> tx.deleteRowInline(1, 19)),
+            "DELETE FROM t WHERE a < 15 AND b LIKE 'f%'",
+            deleteFile(),
+            false));
+    p.add(
+        new Pair(
+            "delete file/inline delete of an inlined row",
+            true,
+            "DELETE FROM t WHERE a < 15 AND b LIKE 'f%'",
+            deleteFile(),
+            "DELETE FROM t WHERE a = 2 AND b = 'y'",
+            verbs(tx -> tx.deleteRowInline(1, 1)),
+            false));
+    return p;
+  }
+
+  /** The delete file stock DuckLake wrote for the file's rows with {@code a < 15}. */
+  private static Ours deleteFile() {
+    return stock -> {
+      Map<String, Object> row =
+          stock.rows("ducklake_delete_file").stream()
+              .filter(r -> ((Number) r.get("delete_count")).longValue() == 15)
+              .findFirst()
+              .orElseThrow();
+      String path = (String) row.get("path");
+      ParquetFacts f = ParquetFacts.read(stock, Path.of(stock.dataPath(), "main", "t", path));
+      long target = ((Number) row.get("data_file_id")).longValue();
+      return tx ->
+          tx.registerDeleteFile(
+              1, NewDeleteFile.parquet(target, path, 15, f.fileSize(), f.footerSize()));
+    };
+  }
+
+  /**
+   * Registers stock DuckLake's setup data file (the one begun at snapshot 2) and widens the table's
+   * column statistics by its bounds, as stock DuckLake's INSERT does.
+   */
+  private static CommitBody setupFile(ReferenceDuckLake stock) throws Exception {
+    Map<String, Object> row =
+        stock.rows("ducklake_data_file").stream()
+            .filter(r -> ((Number) r.get("begin_snapshot")).longValue() == 2)
+            .findFirst()
+            .orElseThrow();
+    String path = (String) row.get("path");
+    ParquetFacts f = ParquetFacts.read(stock, Path.of(stock.dataPath(), "main", "t", path));
+    NewDataFile file =
+        new NewDataFile(
+            path,
+            true,
+            "parquet",
+            f.records(),
+            f.fileSize(),
+            f.footerSize(),
+            Optional.empty(),
+            f.stats(1, 2),
+            List.of());
+    return tx -> {
+      tx.registerDataFile(1, file);
+      // Inlined rows (1, 'x'), (2, 'y') and the file's a 0..19, b 'f0'..'f9' (as text).
+      tx.updateColumnStats(
+          1,
+          1,
+          Optional.of(false),
+          Optional.empty(),
+          Optional.of("0"),
+          Optional.of("19"),
+          Optional.empty());
+      tx.updateColumnStats(
+          1,
+          2,
+          Optional.of(false),
+          Optional.empty(),
+          Optional.of("f0"),
+          Optional.of("y"),
+          Optional.empty());
+    };
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("pairs")
+  void secondLandsExactlyWhenStockDuckLakeLandsIt_andTheRowsAgree(Pair pair, @TempDir Path dir)
+      throws Exception {
+    SlateStoreProvider provider =
+        new SlateStoreProvider(
+            StoreConfig.of(ObjectStoreSpec.inMemory("inline-race-" + UUID.randomUUID()), "lake"));
+    try (ReferenceDuckLake stock =
+            ReferenceDuckLake.builder(dir.resolve("stock"))
+                .dataInliningRowLimit(10)
+                .maxRetryCount(2)
+                .retryWaitMillis(1)
+                .open();
+        KvStore store = provider.openWriter();
+        Catalog catalog =
+            Catalog.open(store, CatalogOptions.defaults().withDataPath("/somewhere/data/"))) {
+      stock.executeAll(
+          List.of(
+              "BEGIN",
+              "CREATE TABLE t (a INTEGER, b VARCHAR)",
+              "INSERT INTO t VALUES (1, 'x'), (2, 'y')",
+              "COMMIT"));
+      if (pair.withFile()) {
+        stock.execute("INSERT INTO t SELECT range::INTEGER, 'f' || range FROM range(20)");
+      }
+      CommitOutcome stockSecond;
+      try (ReferenceSession first = stock.session();
+          ReferenceSession second = stock.session()) {
+        first.begin();
+        second.begin();
+        first.execute(pair.firstSql());
+        second.execute(pair.secondSql());
+        first.commit();
+        stockSecond = second.tryCommit();
+      }
+      if (!stockSecond.committed()) {
+        assertTrue(stockSecond.isConflict(), "stock DuckLake failed otherwise: " + stockSecond);
+      }
+      assertEquals(pair.conflicts(), !stockSecond.committed(), "stock DuckLake's outcome");
+
+      catalog.commit(
+          tx -> {
+            tx.createTable(
+                0, "t", List.of(ColumnDef.of("a", "int32"), ColumnDef.of("b", "varchar")));
+            tx.insertInlined(1, List.of(row(1, "x"), row(2, "y")));
+          });
+      if (pair.withFile()) {
+        catalog.commit(setupFile(stock));
+      }
+      long premise = catalog.snapshot().snapshotId();
+      CommitBody first = pair.first().prepare(stock);
+      CommitBody second = pair.second().prepare(stock);
+      AtomicInteger runs = new AtomicInteger();
+      CommitBody racing =
+          tx -> {
+            int run = runs.incrementAndGet();
+            second.run(tx);
+            if (run == 1) {
+              CompletableFuture.runAsync(() -> catalog.commit(first)).join();
+            }
+          };
+      boolean landed;
+      String refusal = "";
+      try {
+        catalog.commit(racing);
+        landed = true;
+      } catch (CommitConflictException e) {
+        landed = false;
+        refusal = e.toString();
+      } catch (MoraineException e) {
+        throw new AssertionError("refused for another reason: " + e, e);
+      }
+      assertEquals(landed ? 2 : 1, runs.get(), "runs of the second closure");
+      assertEquals(premise + 1 + (landed ? 1 : 0), catalog.snapshot().info().snapshotId());
+      assertEquals(
+          stockSecond.committed(),
+          landed,
+          "our second commit lands as stock DuckLake's " + refusal);
+      DuckLakeRowSet ours = DuckLakeRowRenderer.render(catalog.snapshot());
+      assertEquals(List.of(), RowComparison.differences(stock, ours));
+      assertEquals(List.of(), InlinedRowComparison.differences(stock, ours));
+    } finally {
+      ObjectStoreSpec.dropInMemory(
+          ((ObjectStoreSpec.InMemory) provider.config().objectStore()).name());
+    }
+  }
+}

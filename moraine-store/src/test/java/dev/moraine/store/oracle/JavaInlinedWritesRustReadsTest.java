@@ -1,0 +1,212 @@
+package dev.moraine.store.oracle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.RetryBudgetExhaustedException;
+import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.FlushDeleteFile;
+import dev.moraine.core.catalog.model.InlineFlush;
+import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.kv.KvStore;
+import java.math.BigInteger;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Inlined rows written through our verbs are the crate's inlined rows: {@code moraine-oracle check}
+ * opens the lake (decoding every Arrow schema record and chunk it reaches), and its dump, inlined
+ * values included, equals {@link dev.moraine.core.dump.CatalogDump}'s at every snapshot id, through
+ * inserts, deletes of inlined and data-file rows, an alter that starts a new schema version, and a
+ * flush.
+ */
+class JavaInlinedWritesRustReadsTest {
+  private static RustOracle oracle;
+
+  @TempDir static Path temp;
+
+  @BeforeAll
+  static void locate() {
+    oracle = RustOracle.locate();
+  }
+
+  private static List<Object> row(Object... values) {
+    return new ArrayList<>(Arrays.asList(values));
+  }
+
+  @Test
+  void inlinedWrites_readTheSameInTheCrate_atEverySnapshot() throws Exception {
+    Path lake = temp.resolve("inlined");
+    try (KvStore store = Lakes.provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      long[] t = new long[2];
+      // 1: a table with every type the dump renders, and rows inlined in the same commit.
+      catalog.commit(
+          tx -> {
+            t[0] =
+                tx.createTable(
+                    0,
+                    "kinds",
+                    List.of(
+                        ColumnDef.of("i8", "int8"),
+                        ColumnDef.of("i16", "int16"),
+                        ColumnDef.of("i32", "int32"),
+                        ColumnDef.of("i64", "int64"),
+                        ColumnDef.of("u8", "uint8"),
+                        ColumnDef.of("u16", "uint16"),
+                        ColumnDef.of("u32", "uint32"),
+                        ColumnDef.of("u64", "uint64"),
+                        ColumnDef.of("flag", "boolean"),
+                        ColumnDef.of("name", "varchar")));
+            tx.insertInlined(
+                t[0],
+                List.of(
+                    row(
+                        (byte) -128,
+                        Short.MIN_VALUE,
+                        Integer.MIN_VALUE,
+                        Long.MIN_VALUE,
+                        255,
+                        65_535,
+                        4_294_967_295L,
+                        new BigInteger("18446744073709551615"),
+                        true,
+                        "żółw \uD83D\uDC22"),
+                    row(null, null, null, null, null, null, null, null, null, null)));
+          });
+      // 2: a second table, a data file, and rows inlined after it.
+      catalog.commit(
+          tx -> {
+            t[1] =
+                tx.createTable(
+                    0, "events", List.of(ColumnDef.of("v", "int64"), ColumnDef.of("s", "varchar")));
+            tx.registerDataFile(t[1], NewDataFile.parquet("e.parquet", 10, 400, 90));
+          });
+      catalog.commit(tx -> tx.insertInlined(t[1], List.of(row(1L, "a"), row(2L, "b"))));
+      catalog.commit(
+          tx -> {
+            tx.insertInlined(t[1], List.of(row(3L, "c")));
+            tx.insertInlined(t[1], List.of(row(4L, "d"), row(5L, null)));
+            tx.insertInlined(t[0], List.of(row(1, 2, 3, 4L, 5, 6, 7L, 8L, false, "")));
+          });
+      // 5: deletes of an inlined row and of a data-file row in one commit.
+      catalog.commit(
+          tx -> {
+            tx.deleteRowInline(t[1], 11);
+            tx.deleteRowInline(t[1], 4);
+          });
+      catalog.commit(tx -> tx.deleteRowInline(t[0], 1));
+      // 7: an alter starts schema version 2 of events; rows inline under it.
+      catalog.commit(tx -> tx.addColumn(t[1], ColumnDef.of("n", "int32")));
+      catalog.commit(tx -> tx.insertInlined(t[1], List.of(row(6L, "f", 60))));
+      // 9: kinds is flushed: three rows, one of them deleted while inlined.
+      catalog.commit(
+          tx ->
+              tx.flushInlined(
+                  t[0],
+                  InlineFlush.of(NewDataFile.parquet("kinds-flushed.parquet", 3, 900, 300))
+                      .withRowDeletes(
+                          FlushDeleteFile.parquet("kinds-flushed-delete.parquet", 200, 80))));
+      long last =
+          catalog.commit(
+              tx -> tx.insertInlined(t[0], List.of(row(9, 9, 9, 9L, 9, 9, 9L, 9L, true, "after"))));
+      assertEquals(10, last);
+      assertTrue(catalog.snapshot().inlinedRows(t[0]).rows().size() == 1);
+    }
+    assertSameAtEverySnapshot(lake, 10);
+    // The crate decoded the rows themselves, not only their absence.
+    JsonNode head = Lakes.lastOf(JsonTrees.parse(oracle.dump(lake)).get("snapshots"));
+    List<String> seen = new ArrayList<>();
+    for (JsonNode table : head.get("tables")) {
+      for (JsonNode r : table.get("inlined_rows")) {
+        seen.add(table.get("name").asText() + " " + r.get("row_id") + " " + r.get("values"));
+      }
+    }
+    assertEquals(
+        List.of(
+            "kinds 3 [9,9,9,9,9,9,9,9,true,\"after\"]",
+            "events 10 [1,\"a\"]",
+            "events 12 [3,\"c\"]",
+            "events 13 [4,\"d\"]",
+            "events 14 [5,null]",
+            "events 15 [6,\"f\",60]"),
+        seen);
+  }
+
+  @Test
+  void eightConcurrentInliners_writeALakeTheCrateReadsTheSame() throws Exception {
+    Path lake = temp.resolve("concurrent-inline");
+    try (KvStore store = Lakes.provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      catalog.commit(
+          tx ->
+              tx.createTable(
+                  0, "events", List.of(ColumnDef.of("v", "int64"), ColumnDef.of("w", "varchar"))));
+      ExecutorService pool = Executors.newFixedThreadPool(8);
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> futures = new ArrayList<>();
+      for (int w = 0; w < 8; w++) {
+        int writer = w;
+        futures.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < 3; i++) {
+                    long v = writer * 100L + i;
+                    redriving(
+                        catalog,
+                        tx -> tx.insertInlined(1, List.of(row(v, "w" + writer), row(-v, null))));
+                  }
+                  return null;
+                }));
+      }
+      start.countDown();
+      for (Future<?> f : futures) {
+        f.get();
+      }
+      pool.shutdown();
+      assertEquals(1 + 8 * 3, catalog.head().snapshotId());
+      assertEquals(48, catalog.snapshot().inlinedRows(1).rows().size());
+    }
+    assertSameAtEverySnapshot(lake, 25);
+  }
+
+  private static void redriving(Catalog catalog, dev.moraine.core.catalog.CommitBody body) {
+    for (int drive = 1; ; drive++) {
+      try {
+        catalog.commit(body);
+        return;
+      } catch (RetryBudgetExhaustedException lostTenRaces) {
+        if (drive == 20) {
+          throw lostTenRaces;
+        }
+      }
+    }
+  }
+
+  private static void assertSameAtEverySnapshot(Path lake, long expectedHead) throws Exception {
+    String rust = oracle.check(lake);
+    String java = Lakes.javaDump(lake, null);
+    JsonTrees.assertSameTree("moraine-oracle check", rust, "CatalogDump", java);
+    JsonNode dump = JsonTrees.parse(rust);
+    assertEquals(expectedHead, dump.get("head").asLong());
+    for (long id = 0; id <= expectedHead; id++) {
+      String rustAt = oracle.dumpAt(lake, id);
+      String javaAt = Lakes.javaDump(lake, id);
+      JsonTrees.assertSameTree(
+          "moraine-oracle dump --at " + id, rustAt, "CatalogDump at " + id, javaAt);
+    }
+  }
+}
