@@ -76,12 +76,14 @@ public final class VerbCommitBench {
           (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
       long[] ids = threads.getAllThreadIds();
       long[] jvmBefore = heap.getThreadCpuTime(ids);
+      ProcThreadCpu perThread = ProcThreadCpu.read();
       long bytes = heap.getCurrentThreadAllocatedBytes();
       long process = os.getProcessCpuTime();
       long thread = threads.getCurrentThreadCpuTime();
       long start = System.nanoTime();
       run(catalog, table, column.columnId(), warmup, samples);
       double wall = System.nanoTime() - start;
+      ProcThreadCpu perThreadAfter = ProcThreadCpu.read();
       double threadCpu = threads.getCurrentThreadCpuTime() - thread;
       double processCpu = os.getProcessCpuTime() - process;
       double allocated = heap.getCurrentThreadAllocatedBytes() - bytes;
@@ -107,6 +109,8 @@ public final class VerbCommitBench {
               allocated / samples,
               (jvmCpu - threadCpu) / samples / 1e3,
               (processCpu - jvmCpu) / samples / 1e3));
+      System.out.println(
+          "impl=java per_thread " + perThreadAfter.perCommitSince(perThread, samples));
     }
   }
 
