@@ -55,6 +55,25 @@ final class ProcThreadCpu {
   }
 
   /**
+   * Microseconds per {@code commits} spent between {@code before} and this reading by the threads
+   * whose kernel name starts with one of {@code prefixes}; threads that started meanwhile count
+   * from zero.
+   */
+  double perCommitSince(ProcThreadCpu before, int commits, String... prefixes) {
+    long spent = 0;
+    for (Map.Entry<Long, Long> now : ticks.entrySet()) {
+      String name = names.get(now.getKey());
+      for (String prefix : prefixes) {
+        if (name.startsWith(prefix)) {
+          spent += now.getValue() - before.ticks.getOrDefault(now.getKey(), 0L);
+          break;
+        }
+      }
+    }
+    return spent * 1e6 / TICKS_PER_SECOND / commits;
+  }
+
+  /**
    * Microseconds per {@code commits} spent between {@code before} and this reading, by thread name
    * with trailing digits folded ("GC Thread#0" and "GC Thread#1" count as "GC Thread#"), as {@code
    * name=us} pairs, largest first. Threads that started meanwhile count from zero.
