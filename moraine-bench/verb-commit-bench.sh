@@ -45,6 +45,13 @@ for n in $sizes; do
   j=$(java -cp "$jar" dev.moraine.bench.VerbCommitBench "$work/java-$n" "$warmup" "$samples")
   echo "$r"
   echo "$j"
+  # The store's native runtime against the Rust process's runtime workers (tokio's own thread
+  # name), each from its side's per-thread line.
+  rw=$(sed -n 's/.*thread\[tokio-rt-worker\]_us=\([^ ]*\).*/\1/p' <<<"$r")
+  awk -v n="$n" -v jr="$(field "$j" runtime_threads_cpu_us)" -v jj="$(field "$j" jit_gc_threads_cpu_us)" \
+    -v rw="${rw:-0}" 'BEGIN {
+      printf "runtime tables=%s java_runtime_threads_us=%.1f rust_runtime_workers_us=%.1f java_jit_gc_us=%.1f\n",
+        n, jr, rw, jj }'
   java_cpu[$n]=$(field "$j" thread_cpu_us)
   java_alloc[$n]=$(field "$j" alloc_bytes)
   java_process[$n]=$(field "$j" process_cpu_us)

@@ -189,6 +189,7 @@ async fn measure(dir: &Path, warmup: usize, samples: usize) -> Result<(), String
     }
     let bytes = ALLOCATED_BYTES.load(Ordering::Relaxed);
     let allocations = ALLOCATIONS.load(Ordering::Relaxed);
+    let per_thread = thread_ticks();
     let process = cpu_nanos(libc::CLOCK_PROCESS_CPUTIME_ID);
     let thread = cpu_nanos(libc::CLOCK_THREAD_CPUTIME_ID);
     let started = Instant::now();
@@ -196,6 +197,7 @@ async fn measure(dir: &Path, warmup: usize, samples: usize) -> Result<(), String
         update(&catalog, table, column, sample).await?;
     }
     let wall = started.elapsed().as_nanos() as f64;
+    let per_thread_after = thread_ticks();
     let thread = (cpu_nanos(libc::CLOCK_THREAD_CPUTIME_ID) - thread) as f64;
     let process = (cpu_nanos(libc::CLOCK_PROCESS_CPUTIME_ID) - process) as f64;
     let bytes = (ALLOCATED_BYTES.load(Ordering::Relaxed) - bytes) as f64;
@@ -209,6 +211,10 @@ async fn measure(dir: &Path, warmup: usize, samples: usize) -> Result<(), String
         wall / n / 1e3,
         bytes / n,
         allocations / n
+    );
+    println!(
+        "impl=rust per_thread {}",
+        per_thread_split(&per_thread, &per_thread_after, samples)
     );
     catalog
         .close()
@@ -255,4 +261,64 @@ fn cpu_nanos(clock: libc::clockid_t) -> u64 {
     let status = unsafe { libc::clock_gettime(clock, &mut now) };
     assert_eq!(status, 0, "clock_gettime failed");
     now.tv_sec as u64 * 1_000_000_000 + now.tv_nsec as u64
+}
+
+/// Every live thread's CPU time as Linux counts it (user + system, in clock
+/// ticks of 10 ms, from `/proc/self/task/<tid>/stat`), with its name; empty
+/// where there is no such file.
+fn thread_ticks() -> std::collections::HashMap<u64, (String, u64)> {
+    let mut threads = std::collections::HashMap::new();
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return threads;
+    };
+    for task in tasks.flatten() {
+        let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
+            continue; // the thread ended between the listing and the read
+        };
+        // "tid (comm) state ...": comm ends at the last ')'; utime and stime
+        // are the 12th and 13th fields after it.
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        let rest: Vec<&str> = stat[close + 1..].split_whitespace().collect();
+        let ticks = |i: usize| rest.get(i).and_then(|t| t.parse::<u64>().ok()).unwrap_or(0);
+        if let Ok(tid) = task.file_name().to_string_lossy().parse::<u64>() {
+            threads.insert(
+                tid,
+                (stat[open + 1..close].to_owned(), ticks(11) + ticks(12)),
+            );
+        }
+    }
+    threads
+}
+
+/// `thread[name]_us=` pairs per commit between two readings, names with
+/// their trailing digits folded, largest first.
+fn per_thread_split(
+    before: &std::collections::HashMap<u64, (String, u64)>,
+    after: &std::collections::HashMap<u64, (String, u64)>,
+    commits: usize,
+) -> String {
+    let mut by_name: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+    for (tid, (name, ticks)) in after {
+        let spent = ticks - before.get(tid).map_or(0, |(_, t)| *t).min(*ticks);
+        if spent > 0 {
+            let name = name
+                .trim_end_matches(|c: char| c.is_ascii_digit())
+                .replace(' ', "_");
+            *by_name.entry(name).or_default() += spent;
+        }
+    }
+    let mut pairs: Vec<(String, u64)> = by_name.into_iter().collect();
+    pairs.sort_by(|a, b| b.1.cmp(&a.1));
+    pairs
+        .iter()
+        .map(|(name, ticks)| {
+            format!(
+                "thread[{name}]_us={:.1}",
+                *ticks as f64 * 10_000.0 / commits as f64
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -29,7 +29,10 @@ import java.util.Optional;
  * <p>Usage: {@code java -cp benchmarks.jar dev.moraine.bench.VerbCommitBench <lake dir> <warmup
  * commits> <measured commits>}. Prints one line of {@code key=value} figures, per measured commit:
  * the committing thread's CPU time and the bytes it allocated on the heap, the process's CPU time
- * (every thread: the store's native threads, the JIT compiler and the collector too) and wall time.
+ * (every thread: the store's native threads, the JIT compiler and the collector too) and wall time,
+ * the part of it on the store's native runtime ({@code runtime_threads_cpu_us}) and on the JIT
+ * compilers and the collector ({@code jit_gc_threads_cpu_us}), told apart by thread name in {@code
+ * /proc}; then a second line with the process's CPU per commit by thread name.
  */
 public final class VerbCommitBench {
   private VerbCommitBench() {}
@@ -76,17 +79,20 @@ public final class VerbCommitBench {
           (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
       long[] ids = threads.getAllThreadIds();
       long[] jvmBefore = heap.getThreadCpuTime(ids);
+      ProcThreadCpu perThread = ProcThreadCpu.read();
       long bytes = heap.getCurrentThreadAllocatedBytes();
       long process = os.getProcessCpuTime();
       long thread = threads.getCurrentThreadCpuTime();
       long start = System.nanoTime();
       run(catalog, table, column.columnId(), warmup, samples);
       double wall = System.nanoTime() - start;
+      ProcThreadCpu perThreadAfter = ProcThreadCpu.read();
       double threadCpu = threads.getCurrentThreadCpuTime() - thread;
       double processCpu = os.getProcessCpuTime() - process;
       double allocated = heap.getCurrentThreadAllocatedBytes() - bytes;
-      // Every thread the JVM knows (this one, the JIT compilers, the collector, ...): what the
-      // process spent beyond them ran on threads the JVM does not know, the store's native ones.
+      // Every thread the JVM lists (this one, the durability and log threads, the common pool): the
+      // rest of the process is the JIT compilers and the collector, which the JVM does not list,
+      // and the store's native runtime. Those are told apart by their kernel thread names.
       long[] jvmAfter = heap.getThreadCpuTime(ids);
       double jvmCpu = 0;
       for (int i = 0; i < ids.length; i++) {
@@ -98,7 +104,8 @@ public final class VerbCommitBench {
           String.format(
               Locale.ROOT,
               "impl=java tables=%d commits=%d process_cpu_us=%.1f thread_cpu_us=%.1f wall_us=%.1f"
-                  + " alloc_bytes=%.0f other_jvm_threads_cpu_us=%.1f native_threads_cpu_us=%.1f",
+                  + " alloc_bytes=%.0f other_jvm_threads_cpu_us=%.1f unlisted_threads_cpu_us=%.1f"
+                  + " runtime_threads_cpu_us=%.1f jit_gc_threads_cpu_us=%.1f",
               tables,
               samples,
               processCpu / samples / 1e3,
@@ -106,7 +113,12 @@ public final class VerbCommitBench {
               wall / samples / 1e3,
               allocated / samples,
               (jvmCpu - threadCpu) / samples / 1e3,
-              (processCpu - jvmCpu) / samples / 1e3));
+              (processCpu - jvmCpu) / samples / 1e3,
+              perThreadAfter.perCommitSince(perThread, samples, "moraine-slatedb"),
+              perThreadAfter.perCommitSince(
+                  perThread, samples, "C1 CompilerThre", "C2 CompilerThre", "GC Thread", "G1 ")));
+      System.out.println(
+          "impl=java per_thread " + perThreadAfter.perCommitSince(perThread, samples));
     }
   }
 
