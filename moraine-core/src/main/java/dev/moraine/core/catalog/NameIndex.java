@@ -5,9 +5,11 @@ import dev.moraine.core.keyspace.proto.MacroValue;
 import dev.moraine.core.keyspace.proto.SchemaValue;
 import dev.moraine.core.keyspace.proto.TableValue;
 import dev.moraine.core.keyspace.proto.ViewValue;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
+import java.util.TreeSet;
 import org.pcollections.HashTreePMap;
 import org.pcollections.PMap;
 import org.pcollections.PSortedSet;
@@ -34,8 +36,6 @@ final class NameIndex {
   /** The scope and name of a record of a named kind. */
   record Named(long scope, String name) {}
 
-  private static final NameIndex EMPTY = new NameIndex(HashTreePMap.empty());
-
   private final PMap<Long, PMap<String, PSortedSet<KeyBytes>>> scopes;
 
   private NameIndex(PMap<Long, PMap<String, PSortedSet<KeyBytes>>> scopes) {
@@ -44,11 +44,25 @@ final class NameIndex {
 
   /** The index of every record of {@code range}, keyed by its {@code current} key. */
   static NameIndex of(Map<KeyBytes, Message> range) {
-    NameIndex index = EMPTY;
+    // Grouped in mutable maps first and frozen once: one pass, without the path copies that
+    // adding entries one by one to the persistent maps would make.
+    Map<Long, Map<String, SortedSet<KeyBytes>>> groups = new HashMap<>();
     for (Map.Entry<KeyBytes, Message> e : range.entrySet()) {
-      index = index.plus(e.getKey(), e.getValue());
+      Named n = named(e.getValue());
+      if (n != null) {
+        groups
+            .computeIfAbsent(n.scope(), x -> new HashMap<>())
+            .computeIfAbsent(Names.fold(n.name()), x -> new TreeSet<>())
+            .add(e.getKey());
+      }
     }
-    return index;
+    Map<Long, PMap<String, PSortedSet<KeyBytes>>> frozen = new HashMap<>();
+    for (Map.Entry<Long, Map<String, SortedSet<KeyBytes>>> scope : groups.entrySet()) {
+      Map<String, PSortedSet<KeyBytes>> names = new HashMap<>();
+      scope.getValue().forEach((name, keys) -> names.put(name, TreePSet.from(keys)));
+      frozen.put(scope.getKey(), HashTreePMap.from(names));
+    }
+    return new NameIndex(HashTreePMap.from(frozen));
   }
 
   /** The scope and name of {@code record}, or null when its kind carries no name. */
