@@ -27,8 +27,8 @@ import java.util.Locale;
  * (as an application that shows them would; it loads them into the head view, which later head
  * views carry forward), then commits and prints one line of {@code key=value} figures per measured
  * commit: the committing thread's CPU time and heap bytes, the process's CPU time and wall time.
- * Only the public API is used, so the class also runs against an older build of the library;
- * {@code moraine-bench/verb-create-bench.sh} runs it against two builds on copies of one lake.
+ * Only the public API is used, so the class also runs against an older build of the library; {@code
+ * moraine-bench/verb-create-bench.sh} runs it against two builds on copies of one lake.
  */
 public final class VerbCreateBench {
   private static final List<ColumnDef> ONE = List.of(ColumnDef.of("v", "int64"));
