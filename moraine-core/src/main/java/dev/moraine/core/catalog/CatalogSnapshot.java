@@ -201,9 +201,15 @@ public final class CatalogSnapshot {
     return one(new EntityKey.Schema(schemaId), SchemaValue.class).map(Records::schema);
   }
 
-  /** The schema with this name (loads every schema: the lake keeps no name index). */
+  /**
+   * The schema with this name (exact case). The first lookup by name loads every schema, since the
+   * lake keeps no name index; it indexes them by name in memory, so later lookups, here and in the
+   * head views that follow, cost a logarithmic search.
+   */
   public Optional<SchemaInfo> schemaByName(String name) {
-    return schemas().stream().filter(s -> s.name().equals(name)).findFirst();
+    return this.<SchemaValue>exactlyNamed(
+            EntityKind.SCHEMA, NameIndex.SCHEMA_SCOPE, name, SchemaValue::getSchemaName)
+        .map(Records::schema);
   }
 
   // ---- tables and their parts ----------------------------------------------------------------
@@ -223,9 +229,13 @@ public final class CatalogSnapshot {
     return one(new EntityKey.Table(tableId), TableValue.class).map(Records::table);
   }
 
-  /** The table with this name in this schema (loads every table: no name index is stored). */
+  /**
+   * The table with this name (exact case) in this schema. The first lookup by name loads every
+   * table, as {@link #schemaByName} explains; later ones search an in-memory index.
+   */
   public Optional<TableInfo> tableByName(long schemaId, String name) {
-    return tablesIn(schemaId).stream().filter(t -> t.name().equals(name)).findFirst();
+    return this.<TableValue>exactlyNamed(EntityKind.TABLE, schemaId, name, TableValue::getTableName)
+        .map(Records::table);
   }
 
   /**
@@ -362,9 +372,10 @@ public final class CatalogSnapshot {
     return one(new EntityKey.View(viewId), ViewValue.class).map(Records::view);
   }
 
-  /** The view with this name in this schema. */
+  /** The view with this name (exact case) in this schema; indexed as {@link #tableByName}. */
   public Optional<ViewInfo> viewByName(long schemaId, String name) {
-    return viewsIn(schemaId).stream().filter(v -> v.name().equals(name)).findFirst();
+    return this.<ViewValue>exactlyNamed(EntityKind.VIEW, schemaId, name, ViewValue::getViewName)
+        .map(Records::view);
   }
 
   /** Every macro, by id. */
@@ -382,9 +393,13 @@ public final class CatalogSnapshot {
     return one(new EntityKey.Macro(macroId), MacroValue.class).map(Records::macro);
   }
 
-  /** The macro with this name in this schema. */
+  /**
+   * The macro with this name (exact case) in this schema, the one with the lowest id when a scalar
+   * and a table macro share it; indexed as {@link #tableByName}.
+   */
   public Optional<MacroInfo> macroByName(long schemaId, String name) {
-    return macrosIn(schemaId).stream().filter(m -> m.name().equals(name)).findFirst();
+    return this.<MacroValue>exactlyNamed(EntityKind.MACRO, schemaId, name, MacroValue::getMacroName)
+        .map(Records::macro);
   }
 
   // ---- tags, options, scheduled deletions ----------------------------------------------------
@@ -472,6 +487,62 @@ public final class CatalogSnapshot {
         .stream()
         .map(m -> Records.scheduledDeletion((GcFileValue) m))
         .toList();
+  }
+
+  // ---- names ---------------------------------------------------------------------------------
+
+  /** The first record (lowest id) of {@code kind} in {@code scope} named exactly {@code name}. */
+  private <T extends Message> Optional<T> exactlyNamed(
+      EntityKind kind, long scope, String name, Function<T, String> nameOf) {
+    if (name == null) {
+      return Optional.empty();
+    }
+    for (Message m : recordsNamed(kind, scope, name)) {
+      @SuppressWarnings("unchecked")
+      T record = (T) m;
+      if (nameOf.apply(record).equals(name)) {
+        return Optional.of(record);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Every record of a named kind (schema, table, view, macro) in {@code scope} whose name folds to
+   * the same string as {@code name} ({@link Names#fold}; callers apply their own comparison to the
+   * few this returns), in key order, hence by id. The kind's range and its {@link NameIndex} are
+   * loaded and built on first use and kept in this view.
+   */
+  List<Message> recordsNamed(EntityKind kind, long scope, String name) {
+    NameIndex index = names(kind);
+    SortedMap<KeyBytes, Message> range = rangeOf(kind, null);
+    List<Message> out = new ArrayList<>();
+    for (KeyBytes key : index.keysNamed(scope, name)) {
+      out.add(range.get(key));
+    }
+    return out;
+  }
+
+  /**
+   * The {@code current} keys of the records of a named kind in {@code scope} (the tables, views or
+   * macros of one schema), lazily and in no particular order; see {@link NameIndex#keysIn}.
+   */
+  Iterable<KeyBytes> keysIn(EntityKind kind, long scope) {
+    return names(kind).keysIn(scope);
+  }
+
+  /** The name index of a named kind's whole range: this view's, or built now from the range. */
+  private NameIndex names(EntityKind kind) {
+    KeyBytes prefix = new KeyBytes(KeyPrefixes.currentOfKind(kind));
+    NameIndex known = state.get().names().get(prefix);
+    if (known != null) {
+      return known;
+    }
+    // The range is installed first (or already was), and a view never replaces a range it holds,
+    // so the index built from it here agrees with the range every later caller reads. Two threads
+    // may both build one; the first installed is kept, and both are equal.
+    NameIndex built = NameIndex.of(rangeOf(kind, null));
+    return state.updateAndGet(s -> s.withNames(prefix, built)).names().get(prefix);
   }
 
   // ---- loading -------------------------------------------------------------------------------

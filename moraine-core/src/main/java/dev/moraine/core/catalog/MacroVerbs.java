@@ -2,6 +2,7 @@ package dev.moraine.core.catalog;
 
 import dev.moraine.core.catalog.model.NewMacro;
 import dev.moraine.core.keyspace.key.EntityKey;
+import dev.moraine.core.keyspace.key.EntityKind;
 import dev.moraine.core.keyspace.proto.MacroImplementation;
 import dev.moraine.core.keyspace.proto.MacroParameter;
 import dev.moraine.core.keyspace.proto.MacroValue;
@@ -41,12 +42,8 @@ final class MacroVerbs {
     }
     String macroType = type;
     boolean taken =
-        s.macros().stream()
-            .anyMatch(
-                m ->
-                    m.getSchemaId() == schemaId
-                        && Names.same(m.getMacroName(), name)
-                        && typeOf(m).equals(macroType));
+        s.staged.named(EntityKind.MACRO, schemaId, name, MacroValue.class).stream()
+            .anyMatch(m -> Names.same(m.getMacroName(), name) && typeOf(m).equals(macroType));
     if (taken) {
       throw new AlreadyExistsException(
           "a " + macroType + " macro named '" + name + "' already exists");

@@ -31,7 +31,14 @@ final class Names {
 
   /** Whether two catalog names are the same to DuckLake: ASCII case-insensitive. */
   static boolean same(String a, String b) {
-    return a.length() == b.length()
-        && a.toLowerCase(Locale.ROOT).equals(b.toLowerCase(Locale.ROOT));
+    return a.length() == b.length() && fold(a).equals(fold(b));
+  }
+
+  /**
+   * The form a name is indexed under: two names that are {@link #same} fold to equal strings (the
+   * converse needs the length check {@code same} adds, so a lookup by folded name re-checks).
+   */
+  static String fold(String name) {
+    return name.toLowerCase(Locale.ROOT);
   }
 }

@@ -1,6 +1,7 @@
 package dev.moraine.core.catalog;
 
 import dev.moraine.core.keyspace.key.EntityKey;
+import dev.moraine.core.keyspace.key.EntityKind;
 import dev.moraine.core.keyspace.proto.SchemaValue;
 import dev.moraine.ducklake.changes.ChangeEntry;
 import dev.moraine.ducklake.changes.ChangeKind;
@@ -17,7 +18,9 @@ final class SchemaVerbs {
 
   long create(String name) {
     Names.pathSafe("schema", name);
-    boolean taken = s.schemas().stream().anyMatch(v -> Names.same(v.getSchemaName(), name));
+    boolean taken =
+        s.staged.named(EntityKind.SCHEMA, NameIndex.SCHEMA_SCOPE, name, SchemaValue.class).stream()
+            .anyMatch(v -> Names.same(v.getSchemaName(), name));
     if (taken) {
       throw new AlreadyExistsException("schema '" + name + "' already exists");
     }
@@ -42,9 +45,9 @@ final class SchemaVerbs {
     }
     s.requireSchema(schemaId);
     boolean occupied =
-        s.tables().stream().anyMatch(t -> t.getSchemaId() == schemaId)
-            || s.views().stream().anyMatch(v -> v.getSchemaId() == schemaId)
-            || s.macros().stream().anyMatch(m -> m.getSchemaId() == schemaId);
+        s.staged.anyIn(EntityKind.TABLE, schemaId)
+            || s.staged.anyIn(EntityKind.VIEW, schemaId)
+            || s.staged.anyIn(EntityKind.MACRO, schemaId);
     if (occupied) {
       throw new InvalidArgumentException(
           "schema " + Long.toUnsignedString(schemaId) + " still holds tables, views or macros");

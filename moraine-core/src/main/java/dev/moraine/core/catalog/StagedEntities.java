@@ -1,13 +1,24 @@
 package dev.moraine.core.catalog;
 
 import com.google.protobuf.Message;
+import dev.moraine.core.keyspace.key.CurrentKey;
 import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.key.EntityKind;
+import dev.moraine.core.keyspace.key.KeyCodec;
+import dev.moraine.core.keyspace.proto.MacroValue;
+import dev.moraine.core.keyspace.proto.SchemaValue;
+import dev.moraine.core.keyspace.proto.TableValue;
+import dev.moraine.core.keyspace.proto.ViewValue;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -30,6 +41,15 @@ final class StagedEntities {
   // Insertion order is kept only for readable debugging; staging sorts by key.
   private final Map<EntityKey, Change> changes = new LinkedHashMap<>();
 
+  /** A group of touched named entities: one kind, one scope, and a folded name or every name. */
+  private record Slot(EntityKind kind, long scope, String folded) {}
+
+  // The overlay's own name index: every touched entity of a named kind, under the scope and folded
+  // name of each record it was given here (and under its scope with a null name). An entry goes
+  // stale when the entity is renamed, moved or ended later in the attempt, so readers check the
+  // change's record again; entries are never removed, which is safe for that reason.
+  private final Map<Slot, Set<EntityKey>> touchedNames = new HashMap<>();
+
   StagedEntities(CatalogSnapshot premise) {
     this.premise = premise;
   }
@@ -50,6 +70,16 @@ final class StagedEntities {
   /** Stages {@code value} as the record of {@code entity}. */
   void put(EntityKey entity, Message value) {
     changes.put(entity, new Change(entity, beforeOf(entity), Optional.of(value)));
+    NameIndex.Named named = NameIndex.named(value);
+    if (named != null) {
+      String folded = Names.fold(named.name());
+      touchedNames
+          .computeIfAbsent(new Slot(entity.kind(), named.scope(), folded), x -> new HashSet<>())
+          .add(entity);
+      touchedNames
+          .computeIfAbsent(new Slot(entity.kind(), named.scope(), null), x -> new HashSet<>())
+          .add(entity);
+    }
   }
 
   /** Stages the end of {@code entity} (a no-op for an entity that never existed). */
@@ -85,6 +115,75 @@ final class StagedEntities {
       }
     }
     return new ArrayList<>(merged.values());
+  }
+
+  /**
+   * Every record of a named kind (schema, table, view, macro) in {@code scope} whose name folds as
+   * {@code name} does, as this attempt sees it, in key order (hence by id). The premise answers
+   * from its name index and this attempt from its own, so the cost follows the matches and the
+   * entities this attempt touched under that name, not the catalog. Callers compare the names
+   * themselves ({@link Names#same}, or exact case).
+   */
+  <T extends Message> List<T> named(EntityKind kind, long scope, String name, Class<T> type) {
+    SortedMap<KeyBytes, T> found = new TreeMap<>();
+    for (Message record : premise.recordsNamed(kind, scope, name)) {
+      EntityKey entity = entityOf(kind, record);
+      // A touched entity is judged by the record this attempt leaves, below.
+      if (!changes.containsKey(entity)) {
+        found.put(currentKey(entity), type.cast(record));
+      }
+    }
+    String folded = Names.fold(name);
+    for (EntityKey entity : touchedNames.getOrDefault(new Slot(kind, scope, folded), Set.of())) {
+      Optional<Message> after = changes.get(entity).after();
+      if (after.isPresent() && in(after.get(), scope, folded)) {
+        found.put(currentKey(entity), type.cast(after.get()));
+      }
+    }
+    return new ArrayList<>(found.values());
+  }
+
+  /**
+   * Whether some record of a named kind lies in {@code scope} (a schema holds a table, view or
+   * macro) as this attempt sees it. Stops at the first premise record this attempt left alone, so
+   * it walks no more of the premise's scope than the entities this attempt touched there.
+   */
+  boolean anyIn(EntityKind kind, long scope) {
+    for (KeyBytes key : premise.keysIn(kind, scope)) {
+      if (!changes.containsKey(((CurrentKey.Entity) KeyCodec.decode(key.bytes())).entity())) {
+        return true;
+      }
+    }
+    for (EntityKey entity : touchedNames.getOrDefault(new Slot(kind, scope, null), Set.of())) {
+      Optional<Message> after = changes.get(entity).after();
+      if (after.isPresent() && NameIndex.named(after.get()).scope() == scope) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean in(Message record, long scope, String folded) {
+    NameIndex.Named named = NameIndex.named(record);
+    return named.scope() == scope && Names.fold(named.name()).equals(folded);
+  }
+
+  private static KeyBytes currentKey(EntityKey entity) {
+    return new KeyBytes(KeyCodec.encode(CurrentKey.of(entity)));
+  }
+
+  /** The entity a record of a named kind belongs to. */
+  private static EntityKey entityOf(EntityKind kind, Message record) {
+    if (record instanceof TableValue t) {
+      return new EntityKey.Table(t.getTableId());
+    } else if (record instanceof ViewValue v) {
+      return new EntityKey.View(v.getViewId());
+    } else if (record instanceof MacroValue m) {
+      return new EntityKey.Macro(m.getMacroId());
+    } else if (record instanceof SchemaValue s) {
+      return new EntityKey.Schema(s.getSchemaId());
+    }
+    throw new IllegalArgumentException(kind + " is not a named kind");
   }
 
   /** Every change, in the order first touched. */

@@ -16,9 +16,11 @@ import dev.moraine.core.catalog.model.TableInfo;
 import dev.moraine.core.catalog.model.TableStats;
 import dev.moraine.core.catalog.model.TagTarget;
 import dev.moraine.core.keyspace.key.EntityKey;
+import dev.moraine.core.keyspace.key.EntityKind;
 import dev.moraine.core.keyspace.proto.SchemaValue;
 import dev.moraine.core.keyspace.proto.SnapshotValue;
 import dev.moraine.core.keyspace.proto.TableStatsValue;
+import dev.moraine.core.keyspace.proto.TableValue;
 import dev.moraine.ducklake.changes.ChangeSet;
 import dev.moraine.ducklake.ops.DuckLakeOperation;
 import java.util.List;
@@ -104,7 +106,7 @@ public final class Transaction {
   /** The schema with this name (case-insensitive), as this closure sees it. */
   public Optional<SchemaInfo> schemaByName(String name) {
     Names.nonEmpty("schema", name);
-    return state.schemas().stream()
+    return staged.named(EntityKind.SCHEMA, NameIndex.SCHEMA_SCOPE, name, SchemaValue.class).stream()
         .filter(s -> Names.same(s.getSchemaName(), name))
         .findFirst()
         .map(Records::schema);
@@ -118,8 +120,8 @@ public final class Transaction {
   /** The table with this name (case-insensitive) in this schema, as this closure sees it. */
   public Optional<TableInfo> tableByName(long schemaId, String name) {
     Names.nonEmpty("table", name);
-    return state.tables().stream()
-        .filter(t -> t.getSchemaId() == schemaId && Names.same(t.getTableName(), name))
+    return staged.named(EntityKind.TABLE, schemaId, name, TableValue.class).stream()
+        .filter(t -> Names.same(t.getTableName(), name))
         .findFirst()
         .map(Records::table);
   }

@@ -5,7 +5,6 @@ import dev.moraine.core.keyspace.key.EntityKind;
 import dev.moraine.core.keyspace.proto.ColumnValue;
 import dev.moraine.core.keyspace.proto.DataFileValue;
 import dev.moraine.core.keyspace.proto.DeleteFileValue;
-import dev.moraine.core.keyspace.proto.MacroValue;
 import dev.moraine.core.keyspace.proto.PartitionValue;
 import dev.moraine.core.keyspace.proto.SchemaValue;
 import dev.moraine.core.keyspace.proto.SnapshotValue;
@@ -114,26 +113,6 @@ final class VerbState {
         .orElseThrow(() -> notFound("schema " + Long.toUnsignedString(schemaId)));
   }
 
-  List<SchemaValue> schemas() {
-    return staged.list(
-        EntityKind.SCHEMA, null, SchemaValue.class, v -> new EntityKey.Schema(v.getSchemaId()));
-  }
-
-  List<TableValue> tables() {
-    return staged.list(
-        EntityKind.TABLE, null, TableValue.class, v -> new EntityKey.Table(v.getTableId()));
-  }
-
-  List<ViewValue> views() {
-    return staged.list(
-        EntityKind.VIEW, null, ViewValue.class, v -> new EntityKey.View(v.getViewId()));
-  }
-
-  List<MacroValue> macros() {
-    return staged.list(
-        EntityKind.MACRO, null, MacroValue.class, v -> new EntityKey.Macro(v.getMacroId()));
-  }
-
   Optional<TableValue> liveTable(long tableId) {
     return staged.get(new EntityKey.Table(tableId), TableValue.class);
   }
@@ -207,17 +186,20 @@ final class VerbState {
 
   // ---- checks ----------------------------------------------------------------------------------
 
-  /** Tables and views share one namespace per schema; {@code self} is a table being renamed. */
+  /**
+   * Tables and views share one namespace per schema; {@code self} is a table being renamed. Looks
+   * the name up in the premise's name index and this attempt's overlay, so the check costs a
+   * logarithmic search, not a walk of the schema.
+   */
   void relationNameFree(long schemaId, String name, Long self) {
     boolean taken =
-        tables().stream()
+        staged.named(EntityKind.TABLE, schemaId, name, TableValue.class).stream()
                 .anyMatch(
                     t ->
-                        t.getSchemaId() == schemaId
-                            && Names.same(t.getTableName(), name)
+                        Names.same(t.getTableName(), name)
                             && (self == null || t.getTableId() != self))
-            || views().stream()
-                .anyMatch(v -> v.getSchemaId() == schemaId && Names.same(v.getViewName(), name));
+            || staged.named(EntityKind.VIEW, schemaId, name, ViewValue.class).stream()
+                .anyMatch(v -> Names.same(v.getViewName(), name));
     if (taken) {
       throw new AlreadyExistsException("a table or view named '" + name + "' already exists");
     }

@@ -26,12 +26,18 @@ import org.pcollections.TreePMap;
  * {@code ranges} holds complete key ranges (a kind, or one table's records of a kind), keyed by the
  * range's prefix. A range is only ever stored whole, which is what lets an accessor that returns
  * "all X" answer from it.
+ *
+ * <p>A third map, {@code names}, holds a {@link NameIndex} over some of the ranges of named kinds
+ * (schemas, tables, views, macros), keyed by the same prefix: built the first time something looks
+ * a name up, and from then on kept in step with its range wherever the range changes.
  */
 record ViewState(
     PMap<KeyBytes, Optional<Message>> points,
-    PMap<KeyBytes, PSortedMap<KeyBytes, Message>> ranges) {
+    PMap<KeyBytes, PSortedMap<KeyBytes, Message>> ranges,
+    PMap<KeyBytes, NameIndex> names) {
 
-  static final ViewState EMPTY = new ViewState(HashTreePMap.empty(), HashTreePMap.empty());
+  static final ViewState EMPTY =
+      new ViewState(HashTreePMap.empty(), HashTreePMap.empty(), HashTreePMap.empty());
 
   /**
    * The lengths of the prefixes a range can have: {@code 04 03} (scheduled deletions), {@code 04 02
@@ -59,26 +65,40 @@ record ViewState(
 
   /** This state with {@code value} recorded under {@code key}, unless it already knew the key. */
   ViewState withPoint(KeyBytes key, Optional<Message> value) {
-    return known(key) != null ? this : new ViewState(points.plus(key, value), ranges);
+    return known(key) != null ? this : new ViewState(points.plus(key, value), ranges, names);
   }
 
   /** This state with the complete range under {@code prefix}, unless it already held it. */
   ViewState withRange(KeyBytes prefix, SortedMap<KeyBytes, Message> records) {
     return ranges.containsKey(prefix)
         ? this
-        : new ViewState(points, ranges.plus(prefix, TreePMap.from(records)));
+        : new ViewState(points, ranges.plus(prefix, TreePMap.from(records)), names);
+  }
+
+  /**
+   * This state with {@code index} as the name index of the range under {@code prefix}, unless it
+   * already had one. The caller built {@code index} from this state's range, which a state never
+   * replaces, so the two agree.
+   */
+  ViewState withNames(KeyBytes prefix, NameIndex index) {
+    return names.containsKey(prefix) || !ranges.containsKey(prefix)
+        ? this
+        : new ViewState(points, ranges, names.plus(prefix, index));
   }
 
   /**
    * This state carried across commits that wrote the given {@code current} keys: every key this
    * state knows (as a point, or inside a complete range) is re-read with {@code reload} and put
    * back, or removed from its range if it is gone; keys it does not know stay unknown. Ranges thus
-   * stay complete and share every unchanged node with this state. A changed key that does not name
-   * an entity (a scheduled deletion) drops the ranges that hold it instead.
+   * stay complete and share every unchanged node with this state, and a range's name index moves
+   * with it: the key leaves the name its old record had and joins the one its new record has. A
+   * changed key that does not name an entity (a scheduled deletion) drops the ranges that hold it
+   * (and their indexes) instead.
    */
   ViewState refreshed(Collection<KeyBytes> changed, Function<EntityKey, Optional<Message>> reload) {
     PMap<KeyBytes, Optional<Message>> p = points;
     PMap<KeyBytes, PSortedMap<KeyBytes, Message>> r = ranges;
+    PMap<KeyBytes, NameIndex> n = names;
     for (KeyBytes key : changed) {
       List<KeyBytes> covering = new ArrayList<>();
       for (int length : RANGE_PREFIX_LENGTHS) {
@@ -96,6 +116,7 @@ record ViewState(
         p = p.minus(key);
         for (KeyBytes prefix : covering) {
           r = r.minus(prefix);
+          n = n.minus(prefix);
         }
         continue;
       }
@@ -105,10 +126,21 @@ record ViewState(
       }
       for (KeyBytes prefix : covering) {
         PSortedMap<KeyBytes, Message> range = r.get(prefix);
+        NameIndex index = n.get(prefix);
+        if (index != null) {
+          Message before = range.get(key);
+          if (before != null) {
+            index = index.minus(key, before);
+          }
+          if (now.isPresent()) {
+            index = index.plus(key, now.get());
+          }
+          n = n.plus(prefix, index);
+        }
         r = r.plus(prefix, now.isPresent() ? range.plus(key, now.get()) : range.minus(key));
       }
     }
-    return new ViewState(p, r);
+    return new ViewState(p, r, n);
   }
 
   /** How many entities and ranges this state holds (for tests and figures). */
