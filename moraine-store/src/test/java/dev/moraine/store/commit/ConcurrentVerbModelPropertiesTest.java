@@ -9,6 +9,7 @@ import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.CommitConflictException;
 import dev.moraine.core.catalog.InvalidArgumentException;
+import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.catalog.RetryBudgetExhaustedException;
 import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.ColumnDef;
@@ -75,7 +76,7 @@ class ConcurrentVerbModelPropertiesTest {
   Arbitrary<List<List<Action>>> plans() {
     Arbitrary<Action> action =
         net.jqwik.api.Combinators.combine(
-                Arbitraries.integers().between(0, 13),
+                Arbitraries.integers().between(0, 25),
                 Arbitraries.integers().between(0, 50),
                 Arbitraries.integers().between(0, 7))
             .as(Action::new);
@@ -140,17 +141,34 @@ class ConcurrentVerbModelPropertiesTest {
       List<CatalogModel> bySnapshot = new ArrayList<>();
       CatalogModel model = CatalogModel.bootstrap();
       bySnapshot.add(model);
-      check(model, catalog.snapshotAt(0));
       for (long s = 1; s <= head; s++) {
         Attempt a = landed.get(s);
         assertEquals(s - 1, a.premise(), "snapshot " + s + " was built on its predecessor");
         model = model.copy();
+        model.at = s;
         Class<? extends RuntimeException> refusal = model.apply(a.intent());
         assertEquals(null, refusal, "the model accepts " + a.intent() + " at snapshot " + s);
         bySnapshot.add(model);
-        check(model, catalog.snapshotAt(s));
+      }
+      // Time travel: every snapshot reads as the model left it, seen after every later flush.
+      // Read through a catalog opened now: a flush backdates its files, so a view of an earlier
+      // snapshot that the writer cached (or partly loaded) before the flush reads differently
+      // (RFC 0004 §9).
+      try (ReadOnlyCatalog reader = Catalog.openReadOnly(raw, CatalogOptions.defaults())) {
+        for (long s = 0; s <= head; s++) {
+          try {
+            check(bySnapshot.get((int) s).asReadAfter(model), reader.snapshotAt(s));
+          } catch (AssertionError e) {
+            StringBuilder history = new StringBuilder();
+            for (long h = 1; h <= head; h++) {
+              history.append("\n  ").append(h).append(": ").append(landed.get(h).intent());
+            }
+            throw new AssertionError(e.getMessage() + "; history:" + history, e);
+          }
+        }
       }
       checkUnversioned(model, catalog.snapshot(), lastOptionValue);
+      ConcurrentVerbChoices.checkUnversionedTables(model, catalog.snapshot());
 
       // Every typed refusal is the model's at the premise the closure read.
       for (Attempt a : refused) {
@@ -158,8 +176,9 @@ class ConcurrentVerbModelPropertiesTest {
             || a.error() == RetryBudgetExhaustedException.class) {
           continue; // lost to concurrent commits: nothing to predict from one premise
         }
-        Class<? extends RuntimeException> expected =
-            bySnapshot.get((int) a.premise()).copy().apply(a.intent());
+        CatalogModel premise = bySnapshot.get((int) a.premise()).copy();
+        premise.at = a.premise() + 1;
+        Class<? extends RuntimeException> expected = premise.apply(a.intent());
         assertEquals(expected, a.error(), a.intent() + " at snapshot " + a.premise());
       }
     } finally {
@@ -284,6 +303,10 @@ class ConcurrentVerbModelPropertiesTest {
       case 12:
         return new CatalogModel.Intent.SetOption("opt_" + thread, thread + "." + index);
       default:
+        CatalogModel.Intent more = ConcurrentVerbChoices.choose(p, table, schema, a);
+        if (more != null) {
+          return more;
+        }
         break;
     }
     return new CatalogModel.Intent.CreateTable(schema, relation, 1 + a.arg() % 3);
@@ -321,7 +344,7 @@ class ConcurrentVerbModelPropertiesTest {
       tx.updateTableStats(i.tableId(), i.recordCount(), i.sizeBytes());
     } else if (intent instanceof CatalogModel.Intent.SetOption i) {
       tx.setOption(OptionScope.global(), i.key(), i.value());
-    } else {
+    } else if (!ConcurrentVerbChoices.perform(tx, intent)) {
       throw new AssertionError("unknown intent " + intent);
     }
   }
@@ -340,17 +363,7 @@ class ConcurrentVerbModelPropertiesTest {
     assertEquals(m.schemas(), schemas, "schemas" + where);
     Map<Long, CatalogModel.Table> tables = new TreeMap<>();
     for (TableInfo t : at.tables()) {
-      Map<Long, String> cols = new TreeMap<>();
-      at.columns(t.tableId()).forEach(c -> cols.put(c.columnId(), c.name()));
-      Map<Long, long[]> files = new TreeMap<>();
-      for (DataFileInfo f : at.dataFiles(t.tableId())) {
-        files.put(f.dataFileId(), new long[] {f.rowIdStart().orElse(-1), f.recordCount()});
-      }
-      Map<Long, Long> deletes = new TreeMap<>();
-      at.deleteFiles(t.tableId()).forEach(d -> deletes.put(d.deleteFileId(), d.dataFileId()));
-      tables.put(
-          t.tableId(),
-          new CatalogModel.Table(t.schemaId(), t.name(), cols, t.nextColumnId(), files, deletes));
+      tables.put(t.tableId(), ConcurrentVerbChoices.read(at, t));
     }
     assertEquals(m.tables().keySet(), tables.keySet(), "table ids" + where);
     for (var e : m.tables().entrySet()) {
@@ -362,6 +375,7 @@ class ConcurrentVerbModelPropertiesTest {
     Map<Long, String> views = new TreeMap<>();
     at.views().forEach(v -> views.put(v.viewId(), v.schemaId() + "." + v.name()));
     assertEquals(m.views(), views, "views" + where);
+    ConcurrentVerbChoices.checkViewsAndMacros(m, at, where);
     assertEquals(m.nextCatalogId(), at.info().nextCatalogId(), "next_catalog_id" + where);
     assertEquals(m.nextFileId(), at.info().nextFileId(), "next_file_id" + where);
   }
