@@ -52,7 +52,20 @@ final class ConcurrentVerbChoices {
       case 15:
         return new Intent.DeleteInline(table.tableId(), deletable(p, table.tableId(), a));
       case 16:
-        return flush(p, table.tableId(), a);
+      case 25:
+        // Mostly a table that has rows inlined, so that flushes also land.
+        List<TableInfo> inlined = new ArrayList<>();
+        for (TableInfo t : p.tables()) {
+          if (!p.inlinedRows(t.tableId()).rows().isEmpty()) {
+            inlined.add(t);
+          }
+        }
+        inlined.sort(Comparator.comparingLong(TableInfo::tableId));
+        long target =
+            inlined.isEmpty() || a.op() == 16
+                ? table.tableId()
+                : inlined.get(a.pick() % inlined.size()).tableId();
+        return flush(p, target, a);
       case 17:
         return byName(p, table.tableId(), a);
       case 18:
@@ -110,8 +123,9 @@ final class ConcurrentVerbChoices {
 
   /**
    * A flush as a caller who sees only the premise's live inlined rows would write it: a data file
-   * spanning them, a row delete file if they have gaps, and delete files for all (or, for odd
-   * arguments, the first of) the data files without one. The model decides whether that matches.
+   * spanning them, a row delete file if they have gaps, and delete files for all (argument 1 mod
+   * 4), the first (0 mod 4) or none of the data files without one. The model decides whether that
+   * matches.
    */
   private static Intent flush(CatalogSnapshot p, long table, Action a) {
     List<InlinedRows.Row> live = p.inlinedRows(table).rows();
@@ -125,11 +139,11 @@ final class ConcurrentVerbChoices {
     p.deleteFiles(table).forEach(d -> deleted.add(d.dataFileId()));
     Set<Long> targets = new TreeSet<>();
     for (DataFileInfo f : p.dataFiles(table)) {
-      if (!deleted.contains(f.dataFileId()) && (a.arg() % 2 == 0 || targets.isEmpty())) {
+      if (!deleted.contains(f.dataFileId()) && (a.arg() % 4 == 1 || targets.isEmpty())) {
         targets.add(f.dataFileId());
       }
     }
-    if (a.arg() % 4 == 3) {
+    if (a.arg() % 4 >= 2) {
       targets.clear();
     }
     return new Intent.Flush(table, rows, gaps, targets);

@@ -47,6 +47,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
+import net.jqwik.api.statistics.Statistics;
 
 /**
  * Random verb sequences from four threads at once on one catalog over a real (in-memory) SlateDB,
@@ -68,6 +69,31 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
  */
 class ConcurrentVerbModelPropertiesTest {
   static final int THREADS = 4;
+
+  /** The intents that must land in some try. */
+  static final List<String> LANDING =
+      List.of(
+          "InsertInlined",
+          "DeleteInline",
+          "Flush",
+          "RegisterByName",
+          "MoveTable",
+          "AlterView",
+          "Comment",
+          "CreateMacro",
+          "DropMacro",
+          "RegisterFile",
+          "RegisterDelete",
+          "CreateTable");
+
+  /** The refusals the model must predict in some try. */
+  static final List<String> REFUSED =
+      List.of(
+          "DeleteInline NotFoundException",
+          "Flush InvalidArgumentException",
+          "RegisterByName NotFoundException",
+          "RegisterByName InvalidArgumentException",
+          "InsertInlined InvalidArgumentException");
 
   /** One action: an operation, which live entity it picks, and a small argument. */
   record Action(int op, int pick, int arg) {}
@@ -167,6 +193,9 @@ class ConcurrentVerbModelPropertiesTest {
           }
         }
       }
+      for (long s = 1; s <= head; s++) {
+        Statistics.label("landed").collect(landed.get(s).intent().getClass().getSimpleName());
+      }
       checkUnversioned(model, catalog.snapshot(), lastOptionValue);
       ConcurrentVerbChoices.checkUnversionedTables(model, catalog.snapshot());
 
@@ -179,8 +208,25 @@ class ConcurrentVerbModelPropertiesTest {
         CatalogModel premise = bySnapshot.get((int) a.premise()).copy();
         premise.at = a.premise() + 1;
         Class<? extends RuntimeException> expected = premise.apply(a.intent());
+        Statistics.label("refused")
+            .collect(a.intent().getClass().getSimpleName() + " " + a.error().getSimpleName());
         assertEquals(expected, a.error(), a.intent() + " at snapshot " + a.premise());
       }
+      // Over all tries, every kind of verb lands and the refusals the model predicts occur.
+      Statistics.label("landed")
+          .coverage(
+              c -> {
+                for (String kind : LANDING) {
+                  c.check(kind).count(n -> n > 0);
+                }
+              });
+      Statistics.label("refused")
+          .coverage(
+              c -> {
+                for (String kind : REFUSED) {
+                  c.check(kind).count(n -> n > 0);
+                }
+              });
     } finally {
       pool.shutdownNow();
       store.close();
