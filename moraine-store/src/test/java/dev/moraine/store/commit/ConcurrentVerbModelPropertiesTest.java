@@ -126,6 +126,8 @@ class ConcurrentVerbModelPropertiesTest {
       Map<Long, Attempt> landed = new ConcurrentHashMap<>();
       List<Attempt> refused = java.util.Collections.synchronizedList(new ArrayList<>());
       Map<String, String> lastOptionValue = new ConcurrentHashMap<>();
+      List<InlineRaceVerdicts.Race> races =
+          java.util.Collections.synchronizedList(new ArrayList<>());
       CyclicBarrier start = new CyclicBarrier(THREADS);
       List<Future<?>> workers = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
@@ -142,7 +144,8 @@ class ConcurrentVerbModelPropertiesTest {
                         plans.get(thread).get(i),
                         landed,
                         refused,
-                        lastOptionValue);
+                        lastOptionValue,
+                        races);
                   }
                   return null;
                 }));
@@ -212,6 +215,8 @@ class ConcurrentVerbModelPropertiesTest {
             .collect(a.intent().getClass().getSimpleName() + " " + a.error().getSimpleName());
         assertEquals(expected, a.error(), a.intent() + " at snapshot " + a.premise());
       }
+      // Lost races of the inline verbs: classified as ConflictMatrix says.
+      InlineRaceVerdicts.check(races, catalog);
       // Over all tries, every kind of verb lands and the refusals the model predicts occur.
       Statistics.label("landed")
           .coverage(
@@ -219,6 +224,12 @@ class ConcurrentVerbModelPropertiesTest {
                 for (String kind : LANDING) {
                   c.check(kind).count(n -> n > 0);
                 }
+              });
+      Statistics.label("inline races")
+          .coverage(
+              c -> {
+                c.check("benign").count(n -> n > 0);
+                c.check("conflict").count(n -> n > 0);
               });
       Statistics.label("refused")
           .coverage(
@@ -244,17 +255,21 @@ class ConcurrentVerbModelPropertiesTest {
       Action action,
       Map<Long, Attempt> landed,
       List<Attempt> refused,
-      Map<String, String> lastOptionValue) {
-    // Written by the closure's last run, read after commit returns on this same thread.
+      Map<String, String> lastOptionValue,
+      List<InlineRaceVerdicts.Race> races) {
+    // Written by the closure's runs, read after commit returns on this same thread.
     Attempt[] last = new Attempt[1];
+    List<Attempt> runs = new ArrayList<>();
     try {
       long id =
           catalog.commit(
               tx -> {
                 CatalogModel.Intent intent = choose(tx, thread, index, action);
                 last[0] = new Attempt(tx.premise().snapshotId(), intent, null);
+                runs.add(last[0]);
                 perform(tx, intent);
               });
+      InlineRaceVerdicts.lostRaces(runs, races);
       if (last[0].intent() instanceof CatalogModel.Intent.SetOption o) {
         lastOptionValue.put(o.key(), o.value());
         assertEquals(last[0].premise(), id, "an option change mints no snapshot");
@@ -268,6 +283,12 @@ class ConcurrentVerbModelPropertiesTest {
         | CommitConflictException
         | RetryBudgetExhaustedException e) {
       refused.add(new Attempt(last[0].premise(), last[0].intent(), e.getClass()));
+      InlineRaceVerdicts.lostRaces(runs, races);
+      if (e instanceof CommitConflictException) {
+        races.add(
+            new InlineRaceVerdicts.Race(
+                last[0].premise(), last[0].intent(), catalog.snapshot().snapshotId(), true));
+      }
     }
   }
 
