@@ -3,6 +3,8 @@ package dev.moraine.store.commit;
 import dev.moraine.core.catalog.AlreadyExistsException;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.NotFoundException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -42,31 +44,138 @@ final class CatalogModel {
     record UpdateStats(long tableId, long recordCount, long sizeBytes) implements Intent {}
 
     record SetOption(String key, String value) implements Intent {}
+
+    record InsertInlined(long tableId, int rows) implements Intent {}
+
+    record DeleteInline(long tableId, long rowId) implements Intent {}
+
+    /**
+     * A flush whose data file holds {@code rows} rows (0: no data file), with a row delete file or
+     * not, and delete files for the data files {@code fileDeletes}.
+     */
+    record Flush(long tableId, long rows, boolean rowDeletes, java.util.Set<Long> fileDeletes)
+        implements Intent {}
+
+    record RegisterByName(long tableId, long rows, java.util.List<String> fields)
+        implements Intent {}
+
+    record MoveTable(long tableId, long schemaId) implements Intent {}
+
+    record AlterView(long viewId, String sql) implements Intent {}
+
+    /** A comment on a table (column 0), one of its columns, or a view ({@code view} true). */
+    record Comment(long objectId, long columnId, boolean view, String text) implements Intent {}
+
+    record CreateMacro(long schemaId, String name, boolean table) implements Intent {}
+
+    record DropMacro(long macroId) implements Intent {}
   }
 
-  /** A live table: schema, name, columns by id, data files (id → row start, count), deletes. */
-  record Table(
-      long schemaId,
-      String name,
-      Map<Long, String> columns,
-      long nextColumnId,
-      Map<Long, long[]> files,
-      Map<Long, Long> deletes) {
+  /**
+   * A live table: schema, name, columns by id, data files (id → row start, count), delete files (id
+   * → data file), mappings, comments, and what is inlined: rows (id → the table's shape epoch when
+   * inlined), inlined rows deleted, rows of data files deleted inline (data file → rows).
+   */
+  static final class Table {
+    long schemaId;
+    String name;
+    final Map<Long, String> columns;
+    long nextColumnId;
+    final Map<Long, long[]> files;
+    final Map<Long, Long> deletes;
+    final java.util.Set<Long> mappings = new java.util.TreeSet<>();
+    String comment;
+    final Map<Long, String> columnComments = new TreeMap<>();
+
+    /** Counts the table's schema-version records: rows inlined under different counts differ. */
+    long epoch;
+
+    final Map<Long, Long> inlined = new TreeMap<>();
+    final java.util.Set<Long> tombstones = new java.util.TreeSet<>();
+    final Map<Long, java.util.Set<Long>> fileRowDeletes = new TreeMap<>();
+
+    /** The snapshot that inlined each row, deleted each inlined row, first deleted a file's row. */
+    final Map<Long, Long> inlinedAt = new TreeMap<>();
+
+    final Map<Long, Long> tombstonedAt = new TreeMap<>();
+    final Map<Long, Long> fileDeletedAt = new TreeMap<>();
+
+    Table(
+        long schemaId,
+        String name,
+        Map<Long, String> columns,
+        long nextColumnId,
+        Map<Long, long[]> files,
+        Map<Long, Long> deletes) {
+      this.schemaId = schemaId;
+      this.name = name;
+      this.columns = columns;
+      this.nextColumnId = nextColumnId;
+      this.files = files;
+      this.deletes = deletes;
+    }
+
+    long schemaId() {
+      return schemaId;
+    }
+
+    String name() {
+      return name;
+    }
+
+    Map<Long, String> columns() {
+      return columns;
+    }
+
+    long nextColumnId() {
+      return nextColumnId;
+    }
+
+    Map<Long, long[]> files() {
+      return files;
+    }
+
+    Map<Long, Long> deletes() {
+      return deletes;
+    }
+
+    /** The inlined rows not deleted. */
+    java.util.Set<Long> liveInlined() {
+      java.util.Set<Long> live = new java.util.TreeSet<>(inlined.keySet());
+      live.removeAll(tombstones);
+      return live;
+    }
+
     String describe() {
       StringBuilder b = new StringBuilder();
       b.append(schemaId).append('.').append(name).append(" columns ").append(columns);
-      b.append(" next column ").append(nextColumnId).append(" files");
+      // next_column_id changes in place (RFC 0002 §12.1): checked at the head only.
+      b.append(" files");
       files.forEach(
           (id, f) -> b.append(' ').append(id).append("@").append(f[0]).append('+').append(f[1]));
       b.append(" deletes ").append(deletes);
+      b.append(" comment ").append(comment).append(" column comments ").append(columnComments);
+      b.append(" inlined live ").append(liveInlined());
       return b.toString();
     }
 
     Table copy() {
       Map<Long, long[]> f = new TreeMap<>();
       files.forEach((k, v) -> f.put(k, v.clone()));
-      return new Table(
-          schemaId, name, new TreeMap<>(columns), nextColumnId, f, new TreeMap<>(deletes));
+      Table t =
+          new Table(
+              schemaId, name, new TreeMap<>(columns), nextColumnId, f, new TreeMap<>(deletes));
+      t.mappings.addAll(mappings);
+      t.comment = comment;
+      t.columnComments.putAll(columnComments);
+      t.epoch = epoch;
+      t.inlined.putAll(inlined);
+      t.tombstones.addAll(tombstones);
+      fileRowDeletes.forEach((k, v) -> t.fileRowDeletes.put(k, new java.util.TreeSet<>(v)));
+      t.inlinedAt.putAll(inlinedAt);
+      t.tombstonedAt.putAll(tombstonedAt);
+      t.fileDeletedAt.putAll(fileDeletedAt);
+      return t;
     }
   }
 
@@ -77,6 +186,28 @@ final class CatalogModel {
   private final Map<Long, Table> tables;
   private final Map<Long, String> views; // id → "schemaId.name"
   private final Map<Long, long[]> stats; // table id → record count, file size, next row id
+  private final Map<Long, String> viewSql = new TreeMap<>();
+  private final Map<Long, String> viewComments = new TreeMap<>();
+  private final Map<Long, String> macros = new TreeMap<>(); // id → "schemaId.name.type"
+
+  /**
+   * A file a flush registered, begun before the flush (RFC 0004 §3): reading an earlier snapshot
+   * after the flush shows it from {@code begin} on, in place of the inlined rows it took.
+   */
+  record Backdated(
+      long tableId,
+      long fileId,
+      long target,
+      long rowStart,
+      long rows,
+      long begin,
+      long flushedAt) {}
+
+  private final List<Backdated> backdated = new ArrayList<>();
+
+  /** The snapshot the next {@link #apply} mints (what inlined records are stamped with). */
+  long at;
+
   private long nextCatalogId;
   private long nextFileId;
 
@@ -107,8 +238,32 @@ final class CatalogModel {
     tables.forEach((k, v) -> t.put(k, v.copy()));
     Map<Long, long[]> s = new TreeMap<>();
     stats.forEach((k, v) -> s.put(k, v.clone()));
-    return new CatalogModel(
-        new TreeMap<>(schemas), t, new TreeMap<>(views), s, nextCatalogId, nextFileId);
+    CatalogModel m =
+        new CatalogModel(
+            new TreeMap<>(schemas), t, new TreeMap<>(views), s, nextCatalogId, nextFileId);
+    m.viewSql.putAll(viewSql);
+    m.viewComments.putAll(viewComments);
+    m.macros.putAll(macros);
+    m.backdated.addAll(backdated);
+    m.at = at;
+    return m;
+  }
+
+  /** Live views: id → SQL text. */
+  Map<Long, String> viewSql() {
+    return viewSql;
+  }
+
+  /** Live views with a comment: id → comment. */
+  Map<Long, String> viewComments() {
+    Map<Long, String> live = new TreeMap<>(viewComments);
+    live.keySet().retainAll(views.keySet());
+    return live;
+  }
+
+  /** Live macros: id → "schemaId.name.scalar|table". */
+  Map<Long, String> macros() {
+    return macros;
   }
 
   Map<Long, String> schemas() {
@@ -128,6 +283,43 @@ final class CatalogModel {
     Map<Long, long[]> live = new TreeMap<>();
     tables.keySet().forEach(id -> live.put(id, stats.get(id)));
     return live;
+  }
+
+  void backdate(Backdated b) {
+    backdated.add(b);
+  }
+
+  /**
+   * This model (of snapshot {@code at}) as it reads once {@code later}'s flushes have landed: each
+   * file flushed after {@code at} but begun by then is there, and the inlined rows it took are not.
+   */
+  CatalogModel asReadAfter(CatalogModel later) {
+    CatalogModel view = copy();
+    for (Backdated b : later.backdated) {
+      Table t = view.tables.get(b.tableId());
+      if (b.flushedAt() <= at || b.begin() > at || t == null) {
+        continue;
+      }
+      if (b.target() < 0) {
+        t.files().put(b.fileId(), new long[] {b.rowStart(), b.rows()});
+        for (long r = b.rowStart(); r < b.rowStart() + b.rows(); r++) {
+          t.inlined.remove(r);
+          t.tombstones.remove(r);
+        }
+      } else {
+        t.deletes().put(b.fileId(), b.target());
+      }
+    }
+    return view;
+  }
+
+  long takeFileId() {
+    return nextFileId++;
+  }
+
+  /** The live statistics record of a table: record count, file size, next row id. */
+  long[] statsOf(long tableId) {
+    return stats.get(tableId);
   }
 
   long nextCatalogId() {
@@ -167,7 +359,8 @@ final class CatalogModel {
       }
       boolean occupied =
           tables.values().stream().anyMatch(t -> t.schemaId() == i.schemaId())
-              || views.values().stream().anyMatch(v -> v.startsWith(i.schemaId() + "."));
+              || views.values().stream().anyMatch(v -> v.startsWith(i.schemaId() + "."))
+              || macros.values().stream().anyMatch(v -> v.startsWith(i.schemaId() + "."));
       if (occupied) {
         return InvalidArgumentException.class;
       }
@@ -200,9 +393,8 @@ final class CatalogModel {
       if (relationTaken(t.schemaId(), i.name(), i.tableId())) {
         return AlreadyExistsException.class;
       }
-      tables.put(
-          i.tableId(),
-          new Table(t.schemaId(), i.name(), t.columns(), t.nextColumnId(), t.files(), t.deletes()));
+      t.name = i.name();
+      t.epoch++;
     } else if (intent instanceof Intent.DropTable i) {
       if (tables.remove(i.tableId()) == null) {
         return NotFoundException.class;
@@ -216,10 +408,8 @@ final class CatalogModel {
         return AlreadyExistsException.class;
       }
       t.columns().put(t.nextColumnId(), i.name());
-      tables.put(
-          i.tableId(),
-          new Table(
-              t.schemaId(), t.name(), t.columns(), t.nextColumnId() + 1, t.files(), t.deletes()));
+      t.nextColumnId++;
+      t.epoch++;
     } else if (intent instanceof Intent.DropColumn i) {
       Table t = tables.get(i.tableId());
       if (t == null || !t.columns().containsKey(i.columnId())) {
@@ -229,6 +419,8 @@ final class CatalogModel {
         return InvalidArgumentException.class;
       }
       t.columns().remove(i.columnId());
+      t.columnComments.remove(i.columnId());
+      t.epoch++;
     } else if (intent instanceof Intent.CreateView i) {
       if (!schemas.containsKey(i.schemaId())) {
         return NotFoundException.class;
@@ -236,11 +428,13 @@ final class CatalogModel {
       if (relationTaken(i.schemaId(), i.name(), -1)) {
         return AlreadyExistsException.class;
       }
+      viewSql.put(nextCatalogId, "SELECT 1");
       views.put(nextCatalogId++, i.schemaId() + "." + i.name());
     } else if (intent instanceof Intent.DropView i) {
       if (views.remove(i.viewId()) == null) {
         return NotFoundException.class;
       }
+      viewSql.remove(i.viewId());
     } else if (intent instanceof Intent.RegisterFile i) {
       Table t = tables.get(i.tableId());
       if (t == null) {
@@ -269,6 +463,62 @@ final class CatalogModel {
       s[1] = i.sizeBytes();
     } else if (intent instanceof Intent.SetOption) {
       // Options live outside the snapshot protocol; the test checks them at the head.
+    } else if (CatalogModelInline.handles(intent)) {
+      return CatalogModelInline.apply(this, intent);
+    } else if (intent instanceof Intent.MoveTable i) {
+      Table t = tables.get(i.tableId());
+      if (t == null || !schemas.containsKey(i.schemaId())) {
+        return NotFoundException.class;
+      }
+      if (relationTaken(i.schemaId(), t.name(), i.tableId())) {
+        return AlreadyExistsException.class;
+      }
+      if (t.schemaId() == i.schemaId()) {
+        return InvalidArgumentException.class;
+      }
+      t.schemaId = i.schemaId();
+      t.epoch++;
+    } else if (intent instanceof Intent.AlterView i) {
+      if (!views.containsKey(i.viewId())) {
+        return NotFoundException.class;
+      }
+      viewSql.put(i.viewId(), i.sql());
+    } else if (intent instanceof Intent.Comment i) {
+      if (i.view()) {
+        if (!views.containsKey(i.objectId())) {
+          return NotFoundException.class;
+        }
+        viewComments.put(i.objectId(), i.text());
+      } else {
+        Table t = tables.get(i.objectId());
+        if (t == null || (i.columnId() != 0 && !t.columns().containsKey(i.columnId()))) {
+          return NotFoundException.class;
+        }
+        if (i.columnId() == 0) {
+          t.comment = i.text();
+        } else {
+          t.columnComments.put(i.columnId(), i.text());
+        }
+        t.epoch++;
+      }
+    } else if (intent instanceof Intent.CreateMacro i) {
+      if (!schemas.containsKey(i.schemaId())) {
+        return NotFoundException.class;
+      }
+      String type = i.table() ? "table" : "scalar";
+      if (macros.values().stream()
+          .anyMatch(
+              v ->
+                  v.toLowerCase(Locale.ROOT)
+                      .equals(
+                          (i.schemaId() + "." + i.name() + "." + type).toLowerCase(Locale.ROOT)))) {
+        return AlreadyExistsException.class;
+      }
+      macros.put(nextCatalogId++, i.schemaId() + "." + i.name() + "." + type);
+    } else if (intent instanceof Intent.DropMacro i) {
+      if (macros.remove(i.macroId()) == null) {
+        return NotFoundException.class;
+      }
     } else {
       throw new AssertionError("unknown intent " + intent);
     }

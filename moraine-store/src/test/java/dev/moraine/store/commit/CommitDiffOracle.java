@@ -7,6 +7,7 @@ import dev.moraine.core.keyspace.key.ChangelogKey;
 import dev.moraine.core.keyspace.key.CurrentKey;
 import dev.moraine.core.keyspace.key.EntityKind;
 import dev.moraine.core.keyspace.key.HistoryKey;
+import dev.moraine.core.keyspace.key.InlineKey;
 import dev.moraine.core.keyspace.key.Key;
 import dev.moraine.core.keyspace.key.KeyCodec;
 import dev.moraine.core.keyspace.key.SchemaVersionKey;
@@ -15,6 +16,7 @@ import dev.moraine.core.keyspace.key.SysKey;
 import dev.moraine.core.keyspace.proto.ChangelogValue;
 import dev.moraine.core.keyspace.proto.ColumnValue;
 import dev.moraine.core.keyspace.proto.HeadValue;
+import dev.moraine.core.keyspace.proto.SnapshotValue;
 import dev.moraine.core.keyspace.proto.TableValue;
 import dev.moraine.core.keyspace.value.ValueCodec;
 import dev.moraine.core.kv.WriteBatch;
@@ -49,7 +51,12 @@ import java.util.TreeSet;
  *       changed, unless the change is one RFC 0002 makes in place; history gains nothing else and
  *       never changes an old key; a new version begins at this snapshot;
  *   <li>the changelog names exactly the {@code current} keys that changed, when the commit wrote
- *       one.
+ *       one;
+ *   <li>column mappings and the inline subspace follow their own rules ({@link
+ *       CommitDiffInlineRules}): a mapping is written once, named by a file of its commit; inline
+ *       chunks come with their locators, tombstones and file deletions carry this snapshot, only a
+ *       flush removes inlined records, and {@code changes_made} names every table whose inline
+ *       records changed.
  * </ol>
  *
  * A write the store refused must have changed nothing.
@@ -101,6 +108,7 @@ final class CommitDiffOracle {
 
     List<byte[]> currentChanged = new ArrayList<>();
     TreeSet<byte[]> historyAdded = new TreeSet<>(Arrays::compareUnsigned);
+    List<byte[]> inlineChanged = new ArrayList<>();
     boolean changelogWritten = false;
     for (byte[] key : changed) {
       Key k = KeyCodec.decode(key);
@@ -134,10 +142,16 @@ final class CommitDiffOracle {
         require(
             added && h.endSnapshot() == n, "history only gains versions ended at " + n + ": " + at);
         historyAdded.add(key);
+      } else if (k instanceof InlineKey) {
+        inlineChanged.add(key);
       } else {
         require(false, "a verb commit does not write " + at);
       }
     }
+    // 4b. Mappings and the inline subspace.
+    String changesMade = mints ? snapshot(w.after(), n).getChangesMade() : "";
+    CommitDiffInlineRules.checkMappings(w, currentChanged);
+    CommitDiffInlineRules.checkInline(w, n, inlineChanged, changesMade);
     // 5. Versions: ended or replaced versions reach history; new versions begin at n.
     TreeSet<byte[]> historyExpected = new TreeSet<>(Arrays::compareUnsigned);
     for (byte[] key : currentChanged) {
@@ -148,9 +162,10 @@ final class CommitDiffOracle {
       Message old = decode(current, w.before().get(key));
       Message now = decode(current, w.after().get(key));
       if (now != null && (old == null || !inPlace(old, now))) {
+        long begin = CommitDiffInlineRules.expectedBegin(w, n, now, changesMade);
         require(
-            field(now, "begin_snapshot").equals(n),
-            "the new version of " + printable(key) + " begins at " + n);
+            field(now, "begin_snapshot").equals(begin),
+            "the new version of " + printable(key) + " begins at " + begin);
       }
       if (old == null || (now != null && inPlace(old, now))) {
         continue;
@@ -239,11 +254,18 @@ final class CommitDiffOracle {
     return ValueCodec.decode(SysKey.HEAD, bytes, HeadValue.class);
   }
 
+  private static SnapshotValue snapshot(NavigableMap<byte[], byte[]> contents, long id) {
+    SnapshotKey key = new SnapshotKey(id);
+    byte[] bytes = contents.get(KeyCodec.encode(key));
+    require(bytes != null, "snapshot " + id + " has a record");
+    return ValueCodec.decode(key, bytes, SnapshotValue.class);
+  }
+
   private static Message decode(Key key, byte[] bytes) {
     return bytes == null ? null : ValueCodec.decode(key, bytes);
   }
 
-  private static String printable(byte[] key) {
+  static String printable(byte[] key) {
     try {
       return KeyCodec.decode(key).printable();
     } catch (RuntimeException notAKey) {
@@ -251,13 +273,13 @@ final class CommitDiffOracle {
     }
   }
 
-  private static String printable(Iterable<byte[]> keys) {
+  static String printable(Iterable<byte[]> keys) {
     List<String> out = new ArrayList<>();
     keys.forEach(k -> out.add(printable(k)));
     return out.toString();
   }
 
-  private static void require(boolean holds, String what) {
+  static void require(boolean holds, String what) {
     if (!holds) {
       throw new AssertionError("whole-catalog diff: " + what);
     }

@@ -7,11 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.FileField;
+import dev.moraine.core.catalog.model.FlushDeleteFile;
+import dev.moraine.core.catalog.model.InlineFlush;
+import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.keyspace.key.CurrentKey;
 import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.key.HistoryKey;
+import dev.moraine.core.keyspace.key.InlineKey;
 import dev.moraine.core.keyspace.key.KeyCodec;
+import dev.moraine.core.keyspace.proto.MappingValue;
+import dev.moraine.core.keyspace.value.ValueCodec;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.store.ObjectStoreSpec;
@@ -150,6 +158,154 @@ class CommitDiffOracleTest {
         () ->
             CommitDiffOracle.check(
                 new RecordingKvStore.Landed(w.before(), w.after(), w.ops(), true)));
+  }
+
+  /** The one write of a commit of {@code body}, checked as it landed. */
+  private RecordingKvStore.Landed landed(java.util.function.Consumer<Transaction> body) {
+    store.clear();
+    catalog.commit(body::accept);
+    List<RecordingKvStore.Landed> writes = store.landed();
+    assertEquals(1, writes.size());
+    return CommitDiffOracle.check(writes.get(0));
+  }
+
+  /** {@code w} as if the commit had also put {@code value} (or deleted, if null) at {@code key}. */
+  private static RecordingKvStore.Landed alsoWriting(
+      RecordingKvStore.Landed w, byte[] key, byte[] value) {
+    NavigableMap<byte[], byte[]> after = copy(w.after());
+    List<WriteBatch.Op> ops = new ArrayList<>(w.ops());
+    ops.removeIf(op -> Arrays.equals(op.key(), key));
+    if (value == null) {
+      after.remove(key);
+    } else {
+      after.put(key, value);
+    }
+    if (!Arrays.equals(value, w.before().get(key))) {
+      ops.add(new WriteBatch.Op(key, value));
+    }
+    return new RecordingKvStore.Landed(w.before(), after, ops, false);
+  }
+
+  private static byte[] onlyKey(RecordingKvStore.Landed w, Class<?> kind) {
+    List<byte[]> keys =
+        w.ops().stream()
+            .map(WriteBatch.Op::key)
+            .filter(k -> kind.isInstance(KeyCodec.decode(k)))
+            .toList();
+    assertEquals(1, keys.size(), "one " + kind.getSimpleName() + " key");
+    return keys.get(0);
+  }
+
+  private static String refusal(RecordingKvStore.Landed w) {
+    return assertThrows(AssertionError.class, () -> CommitDiffOracle.check(w)).getMessage();
+  }
+
+  @Test
+  void inlineInsertDeleteAndFlush_pass() {
+    RecordingKvStore.Landed insert =
+        landed(tx -> tx.insertInlined(table, List.of(List.of(1L), List.of(2L))));
+    onlyKey(insert, InlineKey.ChunkLocator.class);
+    RecordingKvStore.Landed delete = landed(tx -> tx.deleteRowInline(table, 1));
+    onlyKey(delete, InlineKey.RowTombstone.class);
+    RecordingKvStore.Landed flush =
+        landed(
+            tx ->
+                tx.flushInlined(
+                    table,
+                    InlineFlush.of(NewDataFile.parquet("f.parquet", 2, 1_000, 100))
+                        .withRowDeletes(FlushDeleteFile.parquet("d.parquet", 50, 10))));
+    assertTrue(
+        flush.ops().stream().anyMatch(op -> op.value() == null),
+        "the flush removed inline records");
+  }
+
+  @Test
+  void anInlineChunkWithoutItsLocator_isCaught() {
+    RecordingKvStore.Landed w = landed(tx -> tx.insertInlined(table, List.of(List.of(7L))));
+    String e = refusal(alsoWriting(w, onlyKey(w, InlineKey.ChunkLocator.class), null));
+    assertTrue(e.contains("was not written with it"), e);
+  }
+
+  @Test
+  void aTombstoneOfARowNoChunkHeld_isCaught() {
+    catalog.commit(tx -> tx.insertInlined(table, List.of(List.of(7L))));
+    RecordingKvStore.Landed w = landed(tx -> tx.deleteRowInline(table, 0));
+    byte[] tombstone = onlyKey(w, InlineKey.RowTombstone.class);
+    byte[] value = w.after().get(tombstone);
+    RecordingKvStore.Landed moved = alsoWriting(w, tombstone, null);
+    InlineKey.RowTombstone t = (InlineKey.RowTombstone) KeyCodec.decode(tombstone);
+    byte[] elsewhere =
+        KeyCodec.encode(new InlineKey.RowTombstone(t.tableId(), 99, t.endSnapshot()));
+    String e = refusal(alsoWriting(moved, elsewhere, value));
+    assertTrue(e.contains("deletes a row no inlined chunk held"), e);
+  }
+
+  @Test
+  void anInlineChunkRemovedOutsideAFlush_isCaught() {
+    RecordingKvStore.Landed insert = landed(tx -> tx.insertInlined(table, List.of(List.of(7L))));
+    byte[] locator = onlyKey(insert, InlineKey.ChunkLocator.class);
+    byte[] chunk = onlyKey(insert, InlineKey.Record.class);
+    RecordingKvStore.Landed w = landed(tx -> tx.renameTable(table, "u"));
+    String e = refusal(alsoWriting(alsoWriting(w, chunk, null), locator, null));
+    assertTrue(e.contains("inline records removed from tables"), e);
+  }
+
+  @Test
+  void aFileMappedByName_passes_andARewrittenMapping_isCaught() {
+    RecordingKvStore.Landed w =
+        landed(
+            tx ->
+                tx.registerDataFileByName(
+                    table,
+                    NewDataFile.parquet("m.parquet", 3, 1_000, 100),
+                    List.of(FileField.of("A"))));
+    byte[] mapping = onlyKey(w, CurrentKey.Entity.class, EntityKey.Mapping.class);
+    CurrentKey.Entity key = (CurrentKey.Entity) KeyCodec.decode(mapping);
+    MappingValue earlier =
+        ValueCodec.decode(key, w.after().get(mapping), MappingValue.class).toBuilder()
+            .setMapType("map_by_field_id")
+            .build();
+    NavigableMap<byte[], byte[]> before = copy(w.before());
+    before.put(mapping, ValueCodec.encode(key, earlier));
+    String e = refusal(new RecordingKvStore.Landed(before, w.after(), w.ops(), false));
+    assertTrue(e.contains("written once"), e);
+  }
+
+  @Test
+  void aMappingNoNewFileNames_isCaught() {
+    RecordingKvStore.Landed w =
+        landed(
+            tx ->
+                tx.registerDataFileByName(
+                    table,
+                    NewDataFile.parquet("m.parquet", 3, 1_000, 100),
+                    List.of(FileField.of("a"))));
+    byte[] mapping = onlyKey(w, CurrentKey.Entity.class, EntityKey.Mapping.class);
+    CurrentKey.Entity e = (CurrentKey.Entity) KeyCodec.decode(mapping);
+    EntityKey.Mapping m = (EntityKey.Mapping) e.entity();
+    byte[] stray =
+        KeyCodec.encode(CurrentKey.of(new EntityKey.Mapping(m.tableId(), m.mappingId() + 50)));
+    byte[] value =
+        ValueCodec.encode(
+            CurrentKey.of(new EntityKey.Mapping(m.tableId(), m.mappingId() + 50)),
+            ValueCodec.decode(e, w.after().get(mapping), MappingValue.class).toBuilder()
+                .setMappingId(m.mappingId() + 50)
+                .build());
+    String text = refusal(alsoWriting(w, stray, value));
+    assertTrue(text.contains("new files name"), text);
+  }
+
+  private static byte[] onlyKey(RecordingKvStore.Landed w, Class<?> keyKind, Class<?> entityKind) {
+    List<byte[]> keys =
+        w.ops().stream()
+            .map(WriteBatch.Op::key)
+            .filter(
+                k ->
+                    KeyCodec.decode(k) instanceof CurrentKey.Entity e
+                        && entityKind.isInstance(e.entity()))
+            .toList();
+    assertEquals(1, keys.size(), "one " + entityKind.getSimpleName() + " key");
+    return keys.get(0);
   }
 
   private static NavigableMap<byte[], byte[]> copy(NavigableMap<byte[], byte[]> m) {

@@ -9,6 +9,7 @@ import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.CommitConflictException;
 import dev.moraine.core.catalog.InvalidArgumentException;
+import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.catalog.RetryBudgetExhaustedException;
 import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.ColumnDef;
@@ -46,6 +47,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
+import net.jqwik.api.statistics.Statistics;
 
 /**
  * Random verb sequences from four threads at once on one catalog over a real (in-memory) SlateDB,
@@ -68,6 +70,31 @@ import net.jqwik.api.lifecycle.AddLifecycleHook;
 class ConcurrentVerbModelPropertiesTest {
   static final int THREADS = 4;
 
+  /** The intents that must land in some try. */
+  static final List<String> LANDING =
+      List.of(
+          "InsertInlined",
+          "DeleteInline",
+          "Flush",
+          "RegisterByName",
+          "MoveTable",
+          "AlterView",
+          "Comment",
+          "CreateMacro",
+          "DropMacro",
+          "RegisterFile",
+          "RegisterDelete",
+          "CreateTable");
+
+  /** The refusals the model must predict in some try. */
+  static final List<String> REFUSED =
+      List.of(
+          "DeleteInline NotFoundException",
+          "Flush InvalidArgumentException",
+          "RegisterByName NotFoundException",
+          "RegisterByName InvalidArgumentException",
+          "InsertInlined InvalidArgumentException");
+
   /** One action: an operation, which live entity it picks, and a small argument. */
   record Action(int op, int pick, int arg) {}
 
@@ -75,7 +102,7 @@ class ConcurrentVerbModelPropertiesTest {
   Arbitrary<List<List<Action>>> plans() {
     Arbitrary<Action> action =
         net.jqwik.api.Combinators.combine(
-                Arbitraries.integers().between(0, 13),
+                Arbitraries.integers().between(0, 25),
                 Arbitraries.integers().between(0, 50),
                 Arbitraries.integers().between(0, 7))
             .as(Action::new);
@@ -99,6 +126,8 @@ class ConcurrentVerbModelPropertiesTest {
       Map<Long, Attempt> landed = new ConcurrentHashMap<>();
       List<Attempt> refused = java.util.Collections.synchronizedList(new ArrayList<>());
       Map<String, String> lastOptionValue = new ConcurrentHashMap<>();
+      List<InlineRaceVerdicts.Race> races =
+          java.util.Collections.synchronizedList(new ArrayList<>());
       CyclicBarrier start = new CyclicBarrier(THREADS);
       List<Future<?>> workers = new ArrayList<>();
       for (int t = 0; t < THREADS; t++) {
@@ -115,7 +144,8 @@ class ConcurrentVerbModelPropertiesTest {
                         plans.get(thread).get(i),
                         landed,
                         refused,
-                        lastOptionValue);
+                        lastOptionValue,
+                        races);
                   }
                   return null;
                 }));
@@ -140,17 +170,37 @@ class ConcurrentVerbModelPropertiesTest {
       List<CatalogModel> bySnapshot = new ArrayList<>();
       CatalogModel model = CatalogModel.bootstrap();
       bySnapshot.add(model);
-      check(model, catalog.snapshotAt(0));
       for (long s = 1; s <= head; s++) {
         Attempt a = landed.get(s);
         assertEquals(s - 1, a.premise(), "snapshot " + s + " was built on its predecessor");
         model = model.copy();
+        model.at = s;
         Class<? extends RuntimeException> refusal = model.apply(a.intent());
         assertEquals(null, refusal, "the model accepts " + a.intent() + " at snapshot " + s);
         bySnapshot.add(model);
-        check(model, catalog.snapshotAt(s));
+      }
+      // Time travel: every snapshot reads as the model left it, seen after every later flush.
+      // Read through a catalog opened now: a flush backdates its files, so a view of an earlier
+      // snapshot that the writer cached (or partly loaded) before the flush reads differently
+      // (RFC 0004 §9).
+      try (ReadOnlyCatalog reader = Catalog.openReadOnly(raw, CatalogOptions.defaults())) {
+        for (long s = 0; s <= head; s++) {
+          try {
+            check(bySnapshot.get((int) s).asReadAfter(model), reader.snapshotAt(s));
+          } catch (AssertionError e) {
+            StringBuilder history = new StringBuilder();
+            for (long h = 1; h <= head; h++) {
+              history.append("\n  ").append(h).append(": ").append(landed.get(h).intent());
+            }
+            throw new AssertionError(e.getMessage() + "; history:" + history, e);
+          }
+        }
+      }
+      for (long s = 1; s <= head; s++) {
+        Statistics.label("landed").collect(landed.get(s).intent().getClass().getSimpleName());
       }
       checkUnversioned(model, catalog.snapshot(), lastOptionValue);
+      ConcurrentVerbChoices.checkUnversionedTables(model, catalog.snapshot());
 
       // Every typed refusal is the model's at the premise the closure read.
       for (Attempt a : refused) {
@@ -158,10 +208,36 @@ class ConcurrentVerbModelPropertiesTest {
             || a.error() == RetryBudgetExhaustedException.class) {
           continue; // lost to concurrent commits: nothing to predict from one premise
         }
-        Class<? extends RuntimeException> expected =
-            bySnapshot.get((int) a.premise()).copy().apply(a.intent());
+        CatalogModel premise = bySnapshot.get((int) a.premise()).copy();
+        premise.at = a.premise() + 1;
+        Class<? extends RuntimeException> expected = premise.apply(a.intent());
+        Statistics.label("refused")
+            .collect(a.intent().getClass().getSimpleName() + " " + a.error().getSimpleName());
         assertEquals(expected, a.error(), a.intent() + " at snapshot " + a.premise());
       }
+      // Lost races of the inline verbs: classified as ConflictMatrix says.
+      InlineRaceVerdicts.check(races, catalog);
+      // Over all tries, every kind of verb lands and the refusals the model predicts occur.
+      Statistics.label("landed")
+          .coverage(
+              c -> {
+                for (String kind : LANDING) {
+                  c.check(kind).count(n -> n > 0);
+                }
+              });
+      Statistics.label("inline races")
+          .coverage(
+              c -> {
+                c.check("benign").count(n -> n > 0);
+                c.check("conflict").count(n -> n > 0);
+              });
+      Statistics.label("refused")
+          .coverage(
+              c -> {
+                for (String kind : REFUSED) {
+                  c.check(kind).count(n -> n > 0);
+                }
+              });
     } finally {
       pool.shutdownNow();
       store.close();
@@ -179,17 +255,21 @@ class ConcurrentVerbModelPropertiesTest {
       Action action,
       Map<Long, Attempt> landed,
       List<Attempt> refused,
-      Map<String, String> lastOptionValue) {
-    // Written by the closure's last run, read after commit returns on this same thread.
+      Map<String, String> lastOptionValue,
+      List<InlineRaceVerdicts.Race> races) {
+    // Written by the closure's runs, read after commit returns on this same thread.
     Attempt[] last = new Attempt[1];
+    List<Attempt> runs = new ArrayList<>();
     try {
       long id =
           catalog.commit(
               tx -> {
                 CatalogModel.Intent intent = choose(tx, thread, index, action);
                 last[0] = new Attempt(tx.premise().snapshotId(), intent, null);
+                runs.add(last[0]);
                 perform(tx, intent);
               });
+      InlineRaceVerdicts.lostRaces(runs, races);
       if (last[0].intent() instanceof CatalogModel.Intent.SetOption o) {
         lastOptionValue.put(o.key(), o.value());
         assertEquals(last[0].premise(), id, "an option change mints no snapshot");
@@ -203,6 +283,12 @@ class ConcurrentVerbModelPropertiesTest {
         | CommitConflictException
         | RetryBudgetExhaustedException e) {
       refused.add(new Attempt(last[0].premise(), last[0].intent(), e.getClass()));
+      InlineRaceVerdicts.lostRaces(runs, races);
+      if (e instanceof CommitConflictException) {
+        races.add(
+            new InlineRaceVerdicts.Race(
+                last[0].premise(), last[0].intent(), catalog.snapshot().snapshotId(), true));
+      }
     }
   }
 
@@ -284,6 +370,10 @@ class ConcurrentVerbModelPropertiesTest {
       case 12:
         return new CatalogModel.Intent.SetOption("opt_" + thread, thread + "." + index);
       default:
+        CatalogModel.Intent more = ConcurrentVerbChoices.choose(p, table, schema, a);
+        if (more != null) {
+          return more;
+        }
         break;
     }
     return new CatalogModel.Intent.CreateTable(schema, relation, 1 + a.arg() % 3);
@@ -321,7 +411,7 @@ class ConcurrentVerbModelPropertiesTest {
       tx.updateTableStats(i.tableId(), i.recordCount(), i.sizeBytes());
     } else if (intent instanceof CatalogModel.Intent.SetOption i) {
       tx.setOption(OptionScope.global(), i.key(), i.value());
-    } else {
+    } else if (!ConcurrentVerbChoices.perform(tx, intent)) {
       throw new AssertionError("unknown intent " + intent);
     }
   }
@@ -340,17 +430,7 @@ class ConcurrentVerbModelPropertiesTest {
     assertEquals(m.schemas(), schemas, "schemas" + where);
     Map<Long, CatalogModel.Table> tables = new TreeMap<>();
     for (TableInfo t : at.tables()) {
-      Map<Long, String> cols = new TreeMap<>();
-      at.columns(t.tableId()).forEach(c -> cols.put(c.columnId(), c.name()));
-      Map<Long, long[]> files = new TreeMap<>();
-      for (DataFileInfo f : at.dataFiles(t.tableId())) {
-        files.put(f.dataFileId(), new long[] {f.rowIdStart().orElse(-1), f.recordCount()});
-      }
-      Map<Long, Long> deletes = new TreeMap<>();
-      at.deleteFiles(t.tableId()).forEach(d -> deletes.put(d.deleteFileId(), d.dataFileId()));
-      tables.put(
-          t.tableId(),
-          new CatalogModel.Table(t.schemaId(), t.name(), cols, t.nextColumnId(), files, deletes));
+      tables.put(t.tableId(), ConcurrentVerbChoices.read(at, t));
     }
     assertEquals(m.tables().keySet(), tables.keySet(), "table ids" + where);
     for (var e : m.tables().entrySet()) {
@@ -362,6 +442,7 @@ class ConcurrentVerbModelPropertiesTest {
     Map<Long, String> views = new TreeMap<>();
     at.views().forEach(v -> views.put(v.viewId(), v.schemaId() + "." + v.name()));
     assertEquals(m.views(), views, "views" + where);
+    ConcurrentVerbChoices.checkViewsAndMacros(m, at, where);
     assertEquals(m.nextCatalogId(), at.info().nextCatalogId(), "next_catalog_id" + where);
     assertEquals(m.nextFileId(), at.info().nextFileId(), "next_file_id" + where);
   }

@@ -1,0 +1,84 @@
+package dev.moraine.store.commit;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moraine.core.catalog.ReadOnlyCatalog;
+import dev.moraine.ducklake.changes.ChangeEntry;
+import dev.moraine.ducklake.changes.ChangeKind;
+import dev.moraine.ducklake.changes.ChangeSet;
+import dev.moraine.ducklake.changes.ChangesMade;
+import dev.moraine.ducklake.conflict.ConflictMatrix;
+import dev.moraine.ducklake.conflict.ConflictVerdict;
+import dev.moraine.ducklake.conflict.DeleteTargets;
+import dev.moraine.store.commit.CatalogModel.Intent;
+import dev.moraine.store.commit.ConcurrentVerbModelPropertiesTest.Attempt;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The lost races of the inline verbs in {@link ConcurrentVerbModelPropertiesTest}, held against
+ * {@code ConflictMatrix} (RFC 0004 §5: an inline delete conflicts with another inline delete, an
+ * inlined insert or a flush of the same table; inserts race benignly).
+ *
+ * <p>What can be checked from outside the commit core without knowing the head it compared against:
+ * a run that was re-run lost to at least the commit right after its premise, so that one commit
+ * must be benign for it; a run that ended in a conflict lost to commits after its premise no later
+ * than the head read just after, so the matrix must find a conflict among them.
+ */
+final class InlineRaceVerdicts {
+  private InlineRaceVerdicts() {}
+
+  /**
+   * One lost race: a run's intent, its premise, and either the premise of its re-run (benign) or
+   * the head read after its conflict (conflict).
+   */
+  record Race(long premise, Intent intent, long until, boolean conflict) {}
+
+  /** Records, for each run of one commit call that was re-run, a benign race. */
+  static void lostRaces(List<Attempt> runs, List<Race> races) {
+    for (int r = 0; r + 1 < runs.size(); r++) {
+      races.add(
+          new Race(runs.get(r).premise(), runs.get(r).intent(), runs.get(r + 1).premise(), false));
+    }
+  }
+
+  /** The changes the intent's commit records, if it is an inline verb; else null. */
+  static ChangeSet mine(Intent intent) {
+    List<ChangeEntry> entries = new ArrayList<>();
+    if (intent instanceof Intent.InsertInlined i) {
+      entries.add(new ChangeEntry.ById(ChangeKind.INLINED_INSERT, i.tableId()));
+    } else if (intent instanceof Intent.DeleteInline i) {
+      entries.add(new ChangeEntry.ById(ChangeKind.INLINED_DELETE, i.tableId()));
+    } else if (intent instanceof Intent.Flush i) {
+      entries.add(new ChangeEntry.ById(ChangeKind.INLINE_FLUSH, i.tableId()));
+      if (!i.fileDeletes().isEmpty()) {
+        entries.add(new ChangeEntry.ById(ChangeKind.DELETED_FROM_TABLE, i.tableId()));
+      }
+    } else {
+      return null;
+    }
+    return ChangeSet.of(entries);
+  }
+
+  static void check(List<Race> races, ReadOnlyCatalog catalog) {
+    for (Race race : races) {
+      ChangeSet mine = mine(race.intent());
+      if (mine == null) {
+        continue;
+      }
+      long last = race.conflict() ? race.until() : race.premise() + 1;
+      assertTrue(last > race.premise(), race + ": a lost race lost to some commit");
+      List<ChangeSet> since = new ArrayList<>();
+      for (long s = race.premise() + 1; s <= last; s++) {
+        since.add(ChangesMade.parse(catalog.snapshotAt(s).info().changesMade()));
+      }
+      net.jqwik.api.statistics.Statistics.label("inline races")
+          .collect(race.conflict() ? "conflict" : "benign");
+      ConflictVerdict verdict =
+          ConflictMatrix.check(mine, ChangeSet.unionOf(since), DeleteTargets.unknown());
+      assertTrue(
+          race.conflict() ? verdict.isConflict() : verdict.isBenign(),
+          race + " against " + since + ": the matrix says " + verdict.describe());
+    }
+  }
+}
