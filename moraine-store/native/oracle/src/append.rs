@@ -10,9 +10,10 @@
 use std::io::{BufRead, Write};
 use std::path::Path;
 
-use moraine::{Catalog, ColumnDef, DataFile, SnapshotId, TableId, Transaction};
+use moraine::{Catalog, DataFile, TableId, Transaction};
 
 use crate::lake;
+use crate::steps::{column, commit};
 
 /// The table `append` always extends when the lake has it: a table both
 /// sides write, so row ids and file ids must continue across writers.
@@ -25,14 +26,7 @@ const SHARED_TABLE: &str = "shared";
 /// data file in that table. Prints the head it found and the head it left,
 /// as `<before> <after>`.
 pub async fn append(dir: &Path) -> Result<(), String> {
-    // An existing lake only: open_reader's checks refuse a directory
-    // without a manifest before the writer would create one.
-    lake::open_reader(dir)
-        .await?
-        .close()
-        .await
-        .map_err(|e| format!("cannot close the reader: {e}"))?;
-    let catalog = lake::open_writer(dir).await?;
+    let catalog = open_existing(dir).await?;
     let outcome = run(&catalog).await;
     let closed = catalog
         .close()
@@ -92,12 +86,7 @@ async fn run(catalog: &Catalog) -> Result<(u64, u64), String> {
 /// `fenced` when another writer opened the lake in between. Any other
 /// failure is an error.
 pub async fn hold(dir: &Path) -> Result<(), String> {
-    lake::open_reader(dir)
-        .await?
-        .close()
-        .await
-        .map_err(|e| format!("cannot close the reader: {e}"))?;
-    let catalog = lake::open_writer(dir).await?;
+    let catalog = open_existing(dir).await?;
     say("open")?;
     let mut line = String::new();
     std::io::stdin()
@@ -129,6 +118,18 @@ pub async fn hold(dir: &Path) -> Result<(), String> {
     }
 }
 
+/// A writer on the existing lake in `dir`, fencing whoever held it. An
+/// existing lake only: the reader's checks refuse a directory without a
+/// manifest before the writer would create one.
+async fn open_existing(dir: &Path) -> Result<Catalog, String> {
+    lake::open_reader(dir)
+        .await?
+        .close()
+        .await
+        .map_err(|e| format!("cannot close the reader: {e}"))?;
+    lake::open_writer(dir).await
+}
+
 fn say(line: &str) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "{line}")
@@ -146,17 +147,6 @@ async fn head(catalog: &Catalog) -> Result<u64, String> {
         .get())
 }
 
-async fn commit(
-    catalog: &Catalog,
-    step: &str,
-    f: impl Fn(&mut Transaction) -> moraine::Result<()>,
-) -> Result<SnapshotId, String> {
-    catalog
-        .commit(f)
-        .await
-        .map_err(|e| format!("step {step:?} failed: {e}"))
-}
-
 fn main_schema(tx: &Transaction) -> moraine::Result<moraine::SchemaId> {
     tx.schema_by_name(SHARED_SCHEMA)
         .map(|s| s.id)
@@ -168,16 +158,6 @@ fn table(tx: &Transaction, name: &str) -> moraine::Result<TableId> {
     tx.table_by_name(schema, name)
         .map(|t| t.id)
         .ok_or_else(|| moraine::Error::NotFound(format!("table {SHARED_SCHEMA}.{name}")))
-}
-
-fn column(name: &str, column_type: &str) -> ColumnDef {
-    ColumnDef {
-        name: name.to_owned(),
-        column_type: column_type.to_owned(),
-        nulls_allowed: true,
-        default_value: None,
-        children: Vec::new(),
-    }
 }
 
 fn file(path: &str, record_count: u64) -> DataFile {

@@ -19,6 +19,7 @@ mod append;
 mod dump;
 mod inline;
 mod lake;
+mod steps;
 mod workload;
 
 use std::io::Write;

@@ -5,25 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.AlreadyExistsException;
 import dev.moraine.core.catalog.Catalog;
-import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.CommitBody;
 import dev.moraine.core.catalog.CommitConflictException;
-import dev.moraine.core.catalog.MoraineException;
 import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.ColumnDef;
-import dev.moraine.core.catalog.model.ColumnStats;
 import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
-import dev.moraine.core.kv.KvStore;
-import dev.moraine.core.rows.DuckLakeRowRenderer;
 import dev.moraine.duckdb.reference.CommitOutcome;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
 import dev.moraine.duckdb.reference.ReferenceSession;
-import dev.moraine.store.ObjectStoreSpec;
-import dev.moraine.store.SlateStoreProvider;
-import dev.moraine.store.StoreConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,9 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -319,39 +309,10 @@ class DataRaceDifferentialTest {
     }
   }
 
-  /** The table's column statistics widened by a file's bounds, as stock DuckLake keeps them. */
+  /** Widens table {@code tableId}'s stats by a file whose i-th column is column i + 1. */
   private static void widenColumnStats(Transaction tx, long tableId, ParquetFacts f) {
-    for (int i = 0; i < f.columns().size(); i++) {
-      ParquetFacts.Column c = f.columns().get(i);
-      long columnId = i + 1;
-      Optional<ColumnStats> before = tx.premise().columnStats(tableId, columnId);
-      String min = c.min();
-      String max = c.max();
-      boolean nulls = c.nullCount() > 0;
-      if (before.isPresent()) {
-        ColumnStats b = before.get();
-        min = b.minValue().filter(m -> lessThan(m, c.min())).orElse(min);
-        max = b.maxValue().filter(m -> lessThan(c.max(), m)).orElse(max);
-        nulls |= b.containsNull().orElse(false);
-      }
-      tx.updateColumnStats(
-          tableId,
-          columnId,
-          Optional.of(nulls),
-          Optional.empty(),
-          Optional.ofNullable(min),
-          Optional.ofNullable(max),
-          Optional.empty());
-    }
-  }
-
-  /** Bounds compare as numbers when both are integers, otherwise as text. */
-  private static boolean lessThan(String a, String b) {
-    try {
-      return Long.parseLong(a) < Long.parseLong(b);
-    } catch (NumberFormatException e) {
-      return a.compareTo(b) < 0;
-    }
+    ColumnStatsWidening.widen(
+        tx, tableId, f, LongStream.rangeClosed(1, f.columns().size()).toArray());
   }
 
   /** Every Parquet file under the stock lake's data path. */
@@ -384,18 +345,15 @@ class DataRaceDifferentialTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("pairs")
   void secondLandsExactlyWhenStockDuckLakeLandsIt(Pair pair, @TempDir Path dir) throws Exception {
-    SlateStoreProvider provider =
-        new SlateStoreProvider(
-            StoreConfig.of(ObjectStoreSpec.inMemory("data-race-" + UUID.randomUUID()), "lake"));
-    try (ReferenceDuckLake stock =
+    try (PairedLakes lakes =
+        PairedLakes.open(
             ReferenceDuckLake.builder(dir.resolve("stock"))
                 .dataInliningRowLimit(0)
                 .maxRetryCount(2)
-                .retryWaitMillis(1)
-                .open();
-        KvStore store = provider.openWriter();
-        Catalog catalog =
-            Catalog.open(store, CatalogOptions.defaults().withDataPath("/somewhere/data/"))) {
+                .retryWaitMillis(1),
+            "data-race")) {
+      ReferenceDuckLake stock = lakes.stock;
+      Catalog catalog = lakes.catalog;
       StockFiles files = new StockFiles(stock);
       // The setup, one commit per statement on each side.
       for (Setup s : pair.setup()) {
@@ -406,65 +364,42 @@ class DataRaceDifferentialTest {
         catalog.commit(s.ours().build(files, w));
       }
       // Stock DuckLake: both transactions run from one premise, the first commits first.
-      Written firstWrote;
-      Written secondWrote;
-      CommitBody firstBody;
-      CommitBody secondBody;
-      CommitOutcome stockSecond;
-      try (ReferenceSession first = stock.session();
-          ReferenceSession second = stock.session()) {
-        first.begin();
-        second.begin();
-        firstWrote = run(stock, first, pair.firstSql());
-        secondWrote = run(stock, second, pair.secondSql());
-        // Our closures read the files now: stock DuckLake removes a refused session's files.
-        firstBody = pair.first().build(files, firstWrote);
-        secondBody = pair.second().build(files, secondWrote);
-        first.commit();
-        stockSecond = second.tryCommit();
-      }
-      if (!stockSecond.committed()) {
-        assertTrue(stockSecond.isConflict(), "stock DuckLake failed otherwise: " + stockSecond);
-      }
-      assertEquals(pair.conflicts(), !stockSecond.committed(), "stock DuckLake's outcome");
+      Written[] wrote = new Written[2];
+      CommitBody[] bodies = new CommitBody[2];
+      CommitOutcome stockSecond =
+          CommitRace.onStock(
+              stock,
+              first -> wrote[0] = run(stock, first, pair.firstSql()),
+              second -> {
+                wrote[1] = run(stock, second, pair.secondSql());
+                // Our closures read the files now: stock DuckLake removes a refused session's
+                // files.
+                bodies[0] = pair.first().build(files, wrote[0]);
+                bodies[1] = pair.second().build(files, wrote[1]);
+              },
+              pair.conflicts());
 
       // Ours: the second's first run waits for the first to commit on another thread.
       long premise = catalog.snapshot().info().snapshotId();
-      AtomicInteger runs = new AtomicInteger();
-      CommitBody racing =
-          tx -> {
-            int run = runs.incrementAndGet();
-            secondBody.run(tx);
-            if (run == 1) {
-              CompletableFuture.runAsync(() -> catalog.commit(firstBody)).join();
-            }
-          };
-      boolean landed;
-      String refusal = "";
-      try {
-        catalog.commit(racing);
-        landed = true;
-      } catch (CommitConflictException | AlreadyExistsException | NotFoundException e) {
-        landed = false;
-        refusal = e.toString();
-      } catch (MoraineException e) {
-        throw new AssertionError("refused for another reason: " + e, e);
-      }
-      assertEquals(landed ? 2 : runs.get(), runs.get(), "runs of the second closure");
+      CommitRace.Ours ours =
+          CommitRace.onOurs(
+              catalog,
+              bodies[0],
+              bodies[1],
+              List.of(
+                  CommitConflictException.class,
+                  AlreadyExistsException.class,
+                  NotFoundException.class));
+      assertEquals(ours.landed() ? 2 : ours.runs(), ours.runs(), "runs of the second closure");
       assertTrue(
           catalog.snapshot().info().snapshotId() > premise, "the first commit landed on our side");
       assertEquals(
           stockSecond.committed(),
-          landed,
-          "our second commit lands as stock DuckLake's " + refusal);
+          ours.landed(),
+          "our second commit lands as stock DuckLake's " + ours.refusal());
       if (pair.rowsComparable()) {
-        assertEquals(
-            List.of(),
-            RowComparison.differences(stock, DuckLakeRowRenderer.render(catalog.snapshot())));
+        assertEquals(List.of(), RowComparison.differences(stock, lakes.ours()));
       }
-    } finally {
-      ObjectStoreSpec.dropInMemory(
-          ((ObjectStoreSpec.InMemory) provider.config().objectStore()).name());
     }
   }
 }

@@ -5,22 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.Catalog;
-import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.ColumnDef;
-import dev.moraine.core.catalog.model.ColumnStats;
 import dev.moraine.core.catalog.model.FlushDeleteFile;
 import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
-import dev.moraine.core.kv.KvStore;
-import dev.moraine.core.rows.DuckLakeRowRenderer;
 import dev.moraine.core.rows.DuckLakeRowSet;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
-import dev.moraine.duckdb.reference.ReferenceSession;
-import dev.moraine.store.ObjectStoreSpec;
-import dev.moraine.store.SlateStoreProvider;
-import dev.moraine.store.StoreConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,7 +20,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -56,45 +47,29 @@ class InlinedDataDifferentialTest {
   /** Table t's columns, ids 1, 2, 3 in this order. */
   private static final List<String> TABLE_COLUMNS = List.of("a", "b", "c");
 
+  private static PairedLakes lakes;
   private static ReferenceDuckLake stock;
-  private static SlateStoreProvider provider;
-  private static KvStore store;
   private static Catalog catalog;
 
   @BeforeAll
   static void open() throws Exception {
-    stock = ReferenceDuckLake.builder(dir.resolve("stock")).dataInliningRowLimit(10).open();
-    provider =
-        new SlateStoreProvider(
-            StoreConfig.of(ObjectStoreSpec.inMemory("inline-diff-" + UUID.randomUUID()), "lake"));
-    store = provider.openWriter();
-    catalog = Catalog.open(store, CatalogOptions.defaults().withDataPath("/somewhere/data/"));
+    lakes =
+        PairedLakes.open(
+            ReferenceDuckLake.builder(dir.resolve("stock")).dataInliningRowLimit(10),
+            "inline-diff");
+    stock = lakes.stock;
+    catalog = lakes.catalog;
   }
 
   @AfterAll
   static void close() throws Exception {
-    try {
-      if (catalog != null) {
-        catalog.close();
-      }
-      if (store != null) {
-        store.close();
-      }
-    } finally {
-      ObjectStoreSpec.dropInMemory(
-          ((ObjectStoreSpec.InMemory) provider.config().objectStore()).name());
-      stock.close();
+    if (lakes != null) {
+      lakes.close();
     }
   }
 
-  private record Step(String name, List<String> sql, Prepared ours) {}
-
-  private interface Prepared {
-    Consumer<Transaction> prepare() throws Exception;
-  }
-
-  private static Step step(String name, List<String> sql, Consumer<Transaction> verbs) {
-    return new Step(name, sql, () -> verbs);
+  private static SqlStep step(String name, List<String> sql, Consumer<Transaction> verbs) {
+    return SqlStep.of(name, sql, verbs);
   }
 
   private static List<Object> row(Object... values) {
@@ -175,40 +150,19 @@ class InlinedDataDifferentialTest {
   /** The table's column statistics widened by a file's bounds, as a writer keeps them. */
   private static void widen(Transaction tx, NewDataFile file) {
     for (NewFileColumnStats c : file.columnStats()) {
-      Optional<ColumnStats> before = tx.premise().columnStats(1, c.columnId());
-      String min = c.minValue().orElse(null);
-      String max = c.maxValue().orElse(null);
-      boolean nulls = c.nullCount() > 0;
-      if (before.isPresent()) {
-        ColumnStats b = before.get();
-        String lo = min;
-        String hi = max;
-        min = b.minValue().filter(m -> lo == null || lessThan(m, lo)).orElse(min);
-        max = b.maxValue().filter(m -> hi == null || lessThan(hi, m)).orElse(max);
-        nulls |= b.containsNull().orElse(false);
-      }
-      tx.updateColumnStats(
+      ColumnStatsWidening.widen(
+          tx,
           1,
           c.columnId(),
-          Optional.of(nulls),
-          Optional.empty(),
-          Optional.ofNullable(min),
-          Optional.ofNullable(max),
-          Optional.empty());
-    }
-  }
-
-  private static boolean lessThan(String a, String b) {
-    try {
-      return Long.parseLong(a) < Long.parseLong(b);
-    } catch (NumberFormatException e) {
-      return a.compareTo(b) < 0;
+          c.minValue().orElse(null),
+          c.maxValue().orElse(null),
+          c.nullCount() > 0);
     }
   }
 
   // Table t is id 1 on both sides: columns a (1), b (2), and later c (3).
-  private static List<Step> steps() {
-    List<Step> s = new ArrayList<>();
+  private static List<SqlStep> steps() {
+    List<SqlStep> s = new ArrayList<>();
     s.add(
         step(
             "create a table and inline rows into it",
@@ -233,7 +187,7 @@ class InlinedDataDifferentialTest {
             List.of("DELETE FROM t WHERE a = 2"),
             tx -> tx.deleteRowInline(1, 1)));
     s.add(
-        new Step(
+        new SqlStep(
             "insert past the inlining limit: a data file",
             List.of("INSERT INTO t SELECT (100 + range)::INTEGER, 'f' || range FROM range(20)"),
             () -> {
@@ -250,7 +204,7 @@ class InlinedDataDifferentialTest {
             List.of("DELETE FROM t WHERE a = 107"),
             tx -> tx.deleteRowInline(1, 10)));
     s.add(
-        new Step(
+        new SqlStep(
             "flush the inlined data",
             List.of("CALL ducklake_flush_inlined_data('lake')"),
             () -> {
@@ -291,13 +245,8 @@ class InlinedDataDifferentialTest {
     return steps().stream().map(st -> DynamicTest.dynamicTest(st.name(), () -> run(st)));
   }
 
-  private static void run(Step st) throws Exception {
-    try (ReferenceSession session = stock.session()) {
-      session.executeAll(st.sql());
-    }
-    Consumer<Transaction> verbs = st.ours().prepare();
-    catalog.commit(verbs::accept);
-    DuckLakeRowSet ours = DuckLakeRowRenderer.render(catalog.snapshot());
+  private static void run(SqlStep st) throws Exception {
+    DuckLakeRowSet ours = st.runOn(lakes);
     assertFalse(ours.inlinedTables().isEmpty(), "the steps have inlined data");
     assertEquals(List.of(), RowComparison.differences(stock, ours), st.name());
     assertEquals(List.of(), InlinedRowComparison.differences(stock, ours), st.name());

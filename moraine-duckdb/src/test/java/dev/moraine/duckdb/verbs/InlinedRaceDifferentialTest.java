@@ -4,33 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.Catalog;
-import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.CommitBody;
 import dev.moraine.core.catalog.CommitConflictException;
-import dev.moraine.core.catalog.MoraineException;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
-import dev.moraine.core.kv.KvStore;
-import dev.moraine.core.rows.DuckLakeRowRenderer;
 import dev.moraine.core.rows.DuckLakeRowSet;
 import dev.moraine.duckdb.reference.CommitOutcome;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
-import dev.moraine.duckdb.reference.ReferenceSession;
-import dev.moraine.store.ObjectStoreSpec;
-import dev.moraine.store.SlateStoreProvider;
-import dev.moraine.store.StoreConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -277,18 +266,15 @@ class InlinedRaceDifferentialTest {
   @MethodSource("pairs")
   void secondLandsExactlyWhenStockDuckLakeLandsIt_andTheRowsAgree(Pair pair, @TempDir Path dir)
       throws Exception {
-    SlateStoreProvider provider =
-        new SlateStoreProvider(
-            StoreConfig.of(ObjectStoreSpec.inMemory("inline-race-" + UUID.randomUUID()), "lake"));
-    try (ReferenceDuckLake stock =
+    try (PairedLakes lakes =
+        PairedLakes.open(
             ReferenceDuckLake.builder(dir.resolve("stock"))
                 .dataInliningRowLimit(10)
                 .maxRetryCount(2)
-                .retryWaitMillis(1)
-                .open();
-        KvStore store = provider.openWriter();
-        Catalog catalog =
-            Catalog.open(store, CatalogOptions.defaults().withDataPath("/somewhere/data/"))) {
+                .retryWaitMillis(1),
+            "inline-race")) {
+      ReferenceDuckLake stock = lakes.stock;
+      Catalog catalog = lakes.catalog;
       stock.executeAll(
           List.of(
               "BEGIN",
@@ -298,20 +284,12 @@ class InlinedRaceDifferentialTest {
       if (pair.withFile()) {
         stock.execute("INSERT INTO t SELECT range::INTEGER, 'f' || range FROM range(20)");
       }
-      CommitOutcome stockSecond;
-      try (ReferenceSession first = stock.session();
-          ReferenceSession second = stock.session()) {
-        first.begin();
-        second.begin();
-        first.execute(pair.firstSql());
-        second.execute(pair.secondSql());
-        first.commit();
-        stockSecond = second.tryCommit();
-      }
-      if (!stockSecond.committed()) {
-        assertTrue(stockSecond.isConflict(), "stock DuckLake failed otherwise: " + stockSecond);
-      }
-      assertEquals(pair.conflicts(), !stockSecond.committed(), "stock DuckLake's outcome");
+      CommitOutcome stockSecond =
+          CommitRace.onStock(
+              stock,
+              first -> first.execute(pair.firstSql()),
+              second -> second.execute(pair.secondSql()),
+              pair.conflicts());
 
       catalog.commit(
           tx -> {
@@ -325,38 +303,17 @@ class InlinedRaceDifferentialTest {
       long premise = catalog.snapshot().snapshotId();
       CommitBody first = pair.first().prepare(stock);
       CommitBody second = pair.second().prepare(stock);
-      AtomicInteger runs = new AtomicInteger();
-      CommitBody racing =
-          tx -> {
-            int run = runs.incrementAndGet();
-            second.run(tx);
-            if (run == 1) {
-              CompletableFuture.runAsync(() -> catalog.commit(first)).join();
-            }
-          };
-      boolean landed;
-      String refusal = "";
-      try {
-        catalog.commit(racing);
-        landed = true;
-      } catch (CommitConflictException e) {
-        landed = false;
-        refusal = e.toString();
-      } catch (MoraineException e) {
-        throw new AssertionError("refused for another reason: " + e, e);
-      }
-      assertEquals(landed ? 2 : 1, runs.get(), "runs of the second closure");
-      assertEquals(premise + 1 + (landed ? 1 : 0), catalog.snapshot().info().snapshotId());
+      CommitRace.Ours ours =
+          CommitRace.onOurs(catalog, first, second, List.of(CommitConflictException.class));
+      assertEquals(ours.landed() ? 2 : 1, ours.runs(), "runs of the second closure");
+      assertEquals(premise + 1 + (ours.landed() ? 1 : 0), catalog.snapshot().info().snapshotId());
       assertEquals(
           stockSecond.committed(),
-          landed,
-          "our second commit lands as stock DuckLake's " + refusal);
-      DuckLakeRowSet ours = DuckLakeRowRenderer.render(catalog.snapshot());
-      assertEquals(List.of(), RowComparison.differences(stock, ours));
-      assertEquals(List.of(), InlinedRowComparison.differences(stock, ours));
-    } finally {
-      ObjectStoreSpec.dropInMemory(
-          ((ObjectStoreSpec.InMemory) provider.config().objectStore()).name());
+          ours.landed(),
+          "our second commit lands as stock DuckLake's " + ours.refusal());
+      DuckLakeRowSet rows = lakes.ours();
+      assertEquals(List.of(), RowComparison.differences(stock, rows));
+      assertEquals(List.of(), InlinedRowComparison.differences(stock, rows));
     }
   }
 }

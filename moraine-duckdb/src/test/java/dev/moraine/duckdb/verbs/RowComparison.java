@@ -1,82 +1,37 @@
 package dev.moraine.duckdb.verbs;
 
 import dev.moraine.core.rows.DuckLakeRowSet;
+import dev.moraine.duckdb.reference.DuckLakeRowDiff;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
-import dev.moraine.ducklake.rows.ColumnDef;
 import dev.moraine.ducklake.rows.DuckLakeRow;
-import dev.moraine.ducklake.rows.DuckLakeTables;
-import dev.moraine.ducklake.rows.MetadataRow;
-import dev.moraine.ducklake.rows.SqlType;
 import dev.moraine.ducklake.rows.TableDef;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Compares the spec-1.0 ducklake_* rows of a stock DuckLake lake with our rendering of a snapshot,
- * table by table, as sorted lists of normalised rows. Normalised are exactly: UUID columns (random
- * on each side), TIMESTAMPTZ columns (wall clock), and the values of the {@code ducklake_metadata}
- * keys {@code created_by} (the writer's name) and {@code data_path} (an absolute directory of each
- * side's own). Everything else, ids and counters included, must be equal.
+ * The verb tests' name for {@link DuckLakeRowDiff}: the spec-1.0 ducklake_* rows of a stock lake
+ * against our rendering, with exactly the fields that class documents masked.
  */
 final class RowComparison {
-  static final String UUID_MARK = "<uuid>";
-  static final String TIME_MARK = "<time>";
+  static final String UUID_MARK = DuckLakeRowDiff.UUID_MARK;
+  static final String TIME_MARK = DuckLakeRowDiff.TIME_MARK;
 
   private RowComparison() {}
 
-  /**
-   * The tables whose rows differ, each with both sides' rows; empty when the two catalogs hold the
-   * same rows.
-   */
+  /** See {@link DuckLakeRowDiff#differences(ReferenceDuckLake, DuckLakeRowSet)}. */
   static List<String> differences(ReferenceDuckLake stock, DuckLakeRowSet ours)
       throws SQLException {
-    List<String> differing = new ArrayList<>();
-    for (TableDef def : DuckLakeTables.ALL) {
-      List<String> theirs =
-          stock.rows(def.name()).stream().map(r -> normalised(def, r)).sorted().toList();
-      List<String> mine =
-          ours.rows(def.name()).stream().map(r -> normalised(def, asMap(r))).sorted().toList();
-      if (!theirs.equals(mine)) {
-        differing.add(def.name() + "\n  stock: " + theirs + "\n  ours:  " + mine);
-      }
-    }
-    return differing;
+    return DuckLakeRowDiff.differences(stock, ours);
   }
 
+  /** See {@link DuckLakeRowDiff#asMap}. */
   static Map<String, Object> asMap(DuckLakeRow row) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    List<Object> values = row.values();
-    for (int i = 0; i < values.size(); i++) {
-      m.put(row.def().columns().get(i).name(), values.get(i));
-    }
-    return m;
+    return DuckLakeRowDiff.asMap(row);
   }
 
-  /** One row as text with the documented fields masked; numbers compared by value. */
+  /** See {@link DuckLakeRowDiff#normalised}. */
   static String normalised(TableDef def, Map<String, Object> row) {
-    Map<String, Object> out = new LinkedHashMap<>();
-    for (ColumnDef c : def.columns()) {
-      Object v = row.get(c.name());
-      if (v != null && c.type() == SqlType.UUID) {
-        v = UUID_MARK;
-      } else if (v != null && c.type() == SqlType.TIMESTAMPTZ) {
-        v = TIME_MARK;
-      } else if (v instanceof Number n) {
-        v = n.longValue();
-      }
-      out.put(c.name(), v);
-    }
-    if (def.name().equals(MetadataRow.TABLE)) {
-      Object key = out.get("key");
-      if ("created_by".equals(key)) {
-        out.put("value", "<created_by>");
-      } else if ("data_path".equals(key)) {
-        out.put("value", "<data_path>");
-      }
-    }
-    return out.toString();
+    return DuckLakeRowDiff.normalised(def, row);
   }
 }

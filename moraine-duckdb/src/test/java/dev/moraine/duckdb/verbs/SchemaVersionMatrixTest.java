@@ -4,21 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.moraine.core.catalog.Catalog;
-import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.Transaction;
-import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.rows.DuckLakeRowRenderer;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
 import dev.moraine.duckdb.reference.ReferenceSession;
 import dev.moraine.duckdb.reference.ReferenceSnapshot;
 import dev.moraine.duckdb.verbs.VerbKindWorkload.Step;
-import dev.moraine.store.ObjectStoreSpec;
-import dev.moraine.store.SlateStoreProvider;
-import dev.moraine.store.StoreConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,36 +36,25 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SchemaVersionMatrixTest {
   @TempDir static Path dir;
 
+  private static PairedLakes lakes;
   private static ReferenceDuckLake stock;
-  private static SlateStoreProvider provider;
-  private static KvStore store;
   private static Catalog catalog;
 
   private static final VerbKindWorkload WORKLOAD = new VerbKindWorkload();
 
   @BeforeAll
   static void open() throws Exception {
-    stock = ReferenceDuckLake.builder(dir.resolve("stock")).dataInliningRowLimit(0).open();
-    provider =
-        new SlateStoreProvider(
-            StoreConfig.of(ObjectStoreSpec.inMemory("sv-matrix-" + UUID.randomUUID()), "lake"));
-    store = provider.openWriter();
-    catalog = Catalog.open(store, CatalogOptions.defaults().withDataPath("/somewhere/data/"));
+    lakes =
+        PairedLakes.open(
+            ReferenceDuckLake.builder(dir.resolve("stock")).dataInliningRowLimit(0), "sv-matrix");
+    stock = lakes.stock;
+    catalog = lakes.catalog;
   }
 
   @AfterAll
   static void close() throws Exception {
-    try {
-      if (catalog != null) {
-        catalog.close();
-      }
-      if (store != null) {
-        store.close();
-      }
-    } finally {
-      ObjectStoreSpec.dropInMemory(
-          ((ObjectStoreSpec.InMemory) provider.config().objectStore()).name());
-      stock.close();
+    if (lakes != null) {
+      lakes.close();
     }
   }
 

@@ -5,29 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.Catalog;
-import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.ColumnDef;
-import dev.moraine.core.catalog.model.ColumnStats;
 import dev.moraine.core.catalog.model.FileField;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.OptionScope;
-import dev.moraine.core.kv.KvStore;
-import dev.moraine.core.rows.DuckLakeRowRenderer;
 import dev.moraine.core.rows.DuckLakeRowSet;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
 import dev.moraine.duckdb.reference.ReferenceSession;
-import dev.moraine.store.ObjectStoreSpec;
-import dev.moraine.store.SlateStoreProvider;
-import dev.moraine.store.StoreConfig;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -46,56 +38,34 @@ import org.junit.jupiter.api.io.TempDir;
 class VerbDifferentialTest {
   @TempDir static Path dir;
 
+  private static PairedLakes lakes;
   private static ReferenceDuckLake stock;
-  private static SlateStoreProvider provider;
-  private static KvStore store;
   private static Catalog catalog;
 
   @BeforeAll
   static void open() throws Exception {
     // Our verbs inline no rows, so stock DuckLake inlines none either (with inlining on it opens
     // an inlined-data table for every new table).
-    stock = ReferenceDuckLake.builder(dir.resolve("stock")).dataInliningRowLimit(0).open();
-    provider =
-        new SlateStoreProvider(
-            StoreConfig.of(ObjectStoreSpec.inMemory("verb-diff-" + UUID.randomUUID()), "lake"));
-    store = provider.openWriter();
-    catalog = Catalog.open(store, CatalogOptions.defaults().withDataPath("/somewhere/data/"));
+    lakes =
+        PairedLakes.open(
+            ReferenceDuckLake.builder(dir.resolve("stock")).dataInliningRowLimit(0), "verb-diff");
+    stock = lakes.stock;
+    catalog = lakes.catalog;
   }
 
   @AfterAll
   static void close() throws Exception {
-    try {
-      if (catalog != null) {
-        catalog.close();
-      }
-      if (store != null) {
-        store.close();
-      }
-    } finally {
-      ObjectStoreSpec.dropInMemory(
-          ((ObjectStoreSpec.InMemory) provider.config().objectStore()).name());
-      stock.close();
+    if (lakes != null) {
+      lakes.close();
     }
   }
 
-  /**
-   * One logical operation: its SQL (run first, in one session) and the closure our side commits,
-   * prepared after the SQL ran (a step may read a file the SQL wrote).
-   */
-  private record Step(String name, List<String> sql, Prepared ours) {}
-
-  /** Builds our side's closure once the stock side has run. */
-  private interface Prepared {
-    Consumer<Transaction> prepare() throws Exception;
+  private static SqlStep step(String name, String sql, Consumer<Transaction> verbs) {
+    return SqlStep.of(name, List.of(sql), verbs);
   }
 
-  private static Step step(String name, String sql, Consumer<Transaction> verbs) {
-    return new Step(name, List.of(sql), () -> verbs);
-  }
-
-  private static Step step(String name, List<String> sql, Consumer<Transaction> verbs) {
-    return new Step(name, sql, () -> verbs);
+  private static SqlStep step(String name, List<String> sql, Consumer<Transaction> verbs) {
+    return SqlStep.of(name, sql, verbs);
   }
 
   /**
@@ -104,8 +74,8 @@ class VerbDifferentialTest {
    * and bounds read from the file's own footer. ({@link #addFileByName} registers a foreign file,
    * which DuckLake maps by name.)
    */
-  private static Step addFile(String name, String select) {
-    return new Step(
+  private static SqlStep addFile(String name, String select) {
+    return new SqlStep(
         "register data file " + name,
         List.of("INSERT INTO s1.d " + select),
         () -> {
@@ -125,7 +95,7 @@ class VerbDifferentialTest {
                   List.of());
           return tx -> {
             tx.registerDataFile(6, data);
-            widenColumnStats(tx, 6, f, 1, 2);
+            ColumnStatsWidening.widen(tx, 6, f, 1, 2);
           };
         });
   }
@@ -136,9 +106,9 @@ class VerbDifferentialTest {
    * which maps it by name; our side through {@code registerDataFileByName} with the file's own
    * fields, at the same absolute path, with the counts, sizes and bounds read from its footer.
    */
-  private static Step addFileByName(String name, String select) {
+  private static SqlStep addFileByName(String name, String select) {
     Path outside = dir.resolve(name);
-    return new Step(
+    return new SqlStep(
         "register data file by name " + name,
         List.of(
             "COPY (" + select + ") TO '" + outside + "' (FORMAT parquet)",
@@ -158,54 +128,16 @@ class VerbDifferentialTest {
                   List.of());
           return tx -> {
             tx.registerDataFileByName(6, data, List.of(FileField.of("s"), FileField.of("i")));
-            widenColumnStats(tx, 6, f, 2, 1);
+            ColumnStatsWidening.widen(tx, 6, f, 2, 1);
           };
         });
-  }
-
-  /**
-   * The table's column statistics widened by a file's bounds, as a writer keeps them; the i-th file
-   * column is table column {@code ids[i]}.
-   */
-  private static void widenColumnStats(Transaction tx, long tableId, ParquetFacts f, long... ids) {
-    for (int i = 0; i < f.columns().size(); i++) {
-      ParquetFacts.Column c = f.columns().get(i);
-      long columnId = ids[i];
-      Optional<ColumnStats> before = tx.premise().columnStats(tableId, columnId);
-      String min = c.min();
-      String max = c.max();
-      boolean nulls = c.nullCount() > 0;
-      if (before.isPresent()) {
-        ColumnStats b = before.get();
-        min = b.minValue().filter(m -> lessThan(m, c.min())).orElse(min);
-        max = b.maxValue().filter(m -> lessThan(c.max(), m)).orElse(max);
-        nulls |= b.containsNull().orElse(false);
-      }
-      tx.updateColumnStats(
-          tableId,
-          columnId,
-          Optional.of(nulls),
-          Optional.empty(),
-          Optional.ofNullable(min),
-          Optional.ofNullable(max),
-          Optional.empty());
-    }
-  }
-
-  /** Bounds compare as numbers when both are integers, otherwise as text. */
-  private static boolean lessThan(String a, String b) {
-    try {
-      return Long.parseLong(a) < Long.parseLong(b);
-    } catch (NumberFormatException e) {
-      return a.compareTo(b) < 0;
-    }
   }
 
   // Ids follow from the order of the steps on both sides: schema s1 is 1, table t1 is 2 (its
   // columns 1..7 in pre-order), schema s2 is 3, view v1 is 4 and after its
   // replacement 5, table d is 6.
-  private static List<Step> steps() {
-    List<Step> s = new ArrayList<>();
+  private static List<SqlStep> steps() {
+    List<SqlStep> s = new ArrayList<>();
     s.add(step("create schema", "CREATE SCHEMA s1", tx -> tx.createSchema("s1")));
     s.add(
         step(
@@ -302,7 +234,7 @@ class VerbDifferentialTest {
         addFile(
             "f2.parquet", "SELECT (100 + range)::INTEGER AS i, 'q' || range AS s FROM range(50)"));
     s.add(
-        new Step(
+        new SqlStep(
             "register delete file",
             List.of("DELETE FROM s1.d WHERE i < 10"),
             () -> {
@@ -365,13 +297,8 @@ class VerbDifferentialTest {
     return steps().stream().map(st -> DynamicTest.dynamicTest(st.name(), () -> run(st)));
   }
 
-  private static void run(Step st) throws Exception {
-    try (ReferenceSession session = stock.session()) {
-      session.executeAll(st.sql());
-    }
-    Consumer<Transaction> verbs = st.ours().prepare();
-    catalog.commit(verbs::accept);
-    DuckLakeRowSet ours = DuckLakeRowRenderer.render(catalog.snapshot());
+  private static void run(SqlStep st) throws Exception {
+    DuckLakeRowSet ours = st.runOn(lakes);
     assertTrue(ours.rows("ducklake_snapshot").size() > 1, "the steps have made snapshots");
     assertEquals(List.of(), RowComparison.differences(stock, ours), st.name());
   }

@@ -5,27 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.AlreadyExistsException;
 import dev.moraine.core.catalog.Catalog;
-import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.CommitBody;
 import dev.moraine.core.catalog.CommitConflictException;
-import dev.moraine.core.catalog.MoraineException;
 import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.OptionScope;
-import dev.moraine.core.kv.KvStore;
-import dev.moraine.core.rows.DuckLakeRowRenderer;
 import dev.moraine.duckdb.reference.CommitOutcome;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
-import dev.moraine.duckdb.reference.ReferenceSession;
-import dev.moraine.store.ObjectStoreSpec;
-import dev.moraine.store.SlateStoreProvider;
-import dev.moraine.store.StoreConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -230,74 +219,47 @@ class VerbRaceDifferentialTest {
   @MethodSource("pairs")
   void secondLandsExactlyWhenStockDuckLakeLandsIt_andTheRowsAgree(Pair pair, @TempDir Path dir)
       throws Exception {
-    SlateStoreProvider provider =
-        new SlateStoreProvider(
-            StoreConfig.of(ObjectStoreSpec.inMemory("verb-race-" + UUID.randomUUID()), "lake"));
-    try (ReferenceDuckLake stock =
+    try (PairedLakes lakes =
+        PairedLakes.open(
             ReferenceDuckLake.builder(dir.resolve("stock"))
                 .dataInliningRowLimit(0)
                 .maxRetryCount(2)
-                .retryWaitMillis(1)
-                .open();
-        KvStore store = provider.openWriter();
-        Catalog catalog =
-            Catalog.open(store, CatalogOptions.defaults().withDataPath("/somewhere/data/"))) {
+                .retryWaitMillis(1),
+            "verb-race")) {
+      ReferenceDuckLake stock = lakes.stock;
+      Catalog catalog = lakes.catalog;
       // Stock DuckLake: both transactions run from one premise, the first commits first.
       stock.executeAll(pair.setupSql());
-      CommitOutcome stockSecond;
-      try (ReferenceSession first = stock.session();
-          ReferenceSession second = stock.session()) {
-        first.begin();
-        second.begin();
-        first.executeAll(statements(pair.firstSql()));
-        second.executeAll(statements(pair.secondSql()));
-        first.commit();
-        stockSecond = second.tryCommit();
-      }
-      if (!stockSecond.committed()) {
-        assertTrue(stockSecond.isConflict(), "stock DuckLake failed otherwise: " + stockSecond);
-      }
-      assertEquals(pair.conflicts(), !stockSecond.committed(), "stock DuckLake's outcome");
+      CommitOutcome stockSecond =
+          CommitRace.onStock(
+              stock,
+              first -> first.executeAll(statements(pair.firstSql())),
+              second -> second.executeAll(statements(pair.secondSql())),
+              pair.conflicts());
 
       // Ours: the second's first run waits for the first to commit on another thread.
       pair.setup().forEach(catalog::commit);
       long premise = catalog.snapshot().info().snapshotId();
-      AtomicInteger runs = new AtomicInteger();
-      CommitBody racing =
-          tx -> {
-            int run = runs.incrementAndGet();
-            pair.second().run(tx);
-            if (run == 1) {
-              CompletableFuture.runAsync(() -> catalog.commit(pair.first())).join();
-            }
-          };
-      boolean landed;
-      String refusal = "";
-      try {
-        catalog.commit(racing);
-        landed = true;
-      } catch (CommitConflictException | AlreadyExistsException | NotFoundException e) {
-        landed = false;
-        refusal = e.toString();
-      } catch (MoraineException e) {
-        throw new AssertionError("refused for another reason: " + e, e);
-      }
+      CommitRace.Ours ours =
+          CommitRace.onOurs(
+              catalog,
+              pair.first(),
+              pair.second(),
+              List.of(
+                  CommitConflictException.class,
+                  AlreadyExistsException.class,
+                  NotFoundException.class));
       // A second that landed lost the head to the first and was re-run on top of it: the race
       // really happened.
-      assertEquals(landed ? 2 : runs.get(), runs.get(), "runs of the second closure");
-      assertTrue(runs.get() >= 1, "the second closure ran");
+      assertEquals(ours.landed() ? 2 : ours.runs(), ours.runs(), "runs of the second closure");
+      assertTrue(ours.runs() >= 1, "the second closure ran");
       assertTrue(
           catalog.snapshot().info().snapshotId() > premise, "the first commit landed on our side");
       assertEquals(
           stockSecond.committed(),
-          landed,
-          "our second commit lands as stock DuckLake's " + refusal);
-      assertEquals(
-          List.of(),
-          RowComparison.differences(stock, DuckLakeRowRenderer.render(catalog.snapshot())));
-    } finally {
-      ObjectStoreSpec.dropInMemory(
-          ((ObjectStoreSpec.InMemory) provider.config().objectStore()).name());
+          ours.landed(),
+          "our second commit lands as stock DuckLake's " + ours.refusal());
+      assertEquals(List.of(), RowComparison.differences(stock, lakes.ours()));
     }
   }
 

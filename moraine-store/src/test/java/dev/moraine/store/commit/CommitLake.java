@@ -1,7 +1,13 @@
 package dev.moraine.store.commit;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.CommitBody;
+import dev.moraine.core.catalog.ErrorCode;
+import dev.moraine.core.catalog.MoraineException;
 import dev.moraine.core.kv.KeyRange;
 import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvIterator;
@@ -15,6 +21,8 @@ import java.util.HexFormat;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** A catalog over a fresh in-memory SlateDB, for the commit tests. */
 final class CommitLake implements AutoCloseable {
@@ -47,6 +55,40 @@ final class CommitLake implements AutoCloseable {
       }
     }
     return all;
+  }
+
+  /**
+   * Commits {@code body} and asserts that it is refused with a {@code type}, and that the store
+   * holds afterwards exactly what it held before. Returns the refusal.
+   */
+  <T extends MoraineException> T refused(Class<T> type, CommitBody body) {
+    SortedMap<String, String> before = contents();
+    T e = assertThrows(type, () -> catalog.commit(body));
+    assertEquals(before, contents(), "a refused commit changed the store");
+    return e;
+  }
+
+  /** {@link #refused(Class, CommitBody)}, asserting the refusal's code too. */
+  <T extends MoraineException> T refused(Class<T> type, ErrorCode code, CommitBody body) {
+    T e = refused(type, body);
+    assertEquals(code, e.code());
+    return e;
+  }
+
+  /**
+   * {@code mine} as a closure that loses its first {@code races} runs: each of them, after running
+   * {@code mine}, commits {@code rival} on another thread and waits for it, so the head moves under
+   * the running commit. {@code runs} counts every run. The wait is what orders the rival's commit
+   * before this one's submission; the rival never waits for this commit, so nothing deadlocks.
+   */
+  CommitBody racing(int races, CommitBody rival, AtomicInteger runs, CommitBody mine) {
+    return tx -> {
+      int run = runs.incrementAndGet();
+      mine.run(tx);
+      if (run <= races) {
+        CompletableFuture.runAsync(() -> catalog.commit(rival)).join();
+      }
+    };
   }
 
   @Override

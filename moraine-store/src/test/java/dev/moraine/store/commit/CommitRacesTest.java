@@ -16,17 +16,13 @@ import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.OptionScope;
+import dev.moraine.store.Concurrently;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -56,30 +52,14 @@ class CommitRacesTest {
     }
   }
 
-  private static CommitBody racing(
-      CommitLake lake, int races, CommitBody rival, AtomicInteger runs, CommitBody mine) {
-    return tx -> {
-      int run = runs.incrementAndGet();
-      mine.run(tx);
-      if (run <= races) {
-        CompletableFuture.runAsync(() -> lake.catalog.commit(rival)).join();
-      }
-    };
-  }
-
   @Test
   void disjointCommits_bothLand_theLoserReRunsItsClosure() {
     try (CommitLake lake = new CommitLake()) {
-      lake.catalog.commit(
-          tx -> {
-            tx.createTable(0, "a", List.of(ColumnDef.of("x", "int64")));
-            tx.createTable(0, "b", List.of(ColumnDef.of("x", "int64")));
-          });
+      tablesAAndB(lake);
       AtomicInteger runs = new AtomicInteger();
       long id =
           lake.catalog.commit(
-              racing(
-                  lake,
+              lake.racing(
                   1,
                   tx -> tx.addColumn(2, ColumnDef.of("y", "int64")),
                   runs,
@@ -100,8 +80,7 @@ class CommitRacesTest {
       lake.catalog.commit(tx -> tx.createTable(0, "t", List.of(ColumnDef.of("x", "int64"))));
       AtomicInteger runs = new AtomicInteger();
       lake.catalog.commit(
-          racing(
-              lake,
+          lake.racing(
               1,
               tx -> tx.registerDataFile(1, NewDataFile.parquet("winner", 10, 10, 1)),
               runs,
@@ -124,8 +103,7 @@ class CommitRacesTest {
               AlreadyExistsException.class,
               () ->
                   lake.catalog.commit(
-                      racing(
-                          lake,
+                      lake.racing(
                           1,
                           tx -> tx.createTable(0, "orders", List.of(ColumnDef.of("a", "int64"))),
                           runs,
@@ -149,8 +127,7 @@ class CommitRacesTest {
               CommitConflictException.class,
               () ->
                   lake.catalog.commit(
-                      racing(
-                          lake,
+                      lake.racing(
                           1,
                           tx -> tx.addColumn(1, ColumnDef.of("y", "int64")),
                           runs,
@@ -171,8 +148,7 @@ class CommitRacesTest {
           CommitConflictException.class,
           () ->
               lake.catalog.commit(
-                  racing(
-                      lake,
+                  lake.racing(
                       1,
                       tx -> tx.dropTable(1),
                       new AtomicInteger(),
@@ -186,8 +162,7 @@ class CommitRacesTest {
     try (CommitLake lake = new CommitLake()) {
       AtomicInteger runs = new AtomicInteger();
       lake.catalog.commit(
-          racing(
-              lake,
+          lake.racing(
               1,
               tx -> {
                 long t = tx.createTable(0, "a", List.of(ColumnDef.of("x", "int64")));
@@ -211,8 +186,7 @@ class CommitRacesTest {
     try (CommitLake lake = new CommitLake()) {
       AtomicInteger runs = new AtomicInteger();
       lake.catalog.commit(
-          racing(
-              lake,
+          lake.racing(
               1,
               tx -> tx.setOption(OptionScope.global(), "k", "theirs"),
               runs,
@@ -227,11 +201,7 @@ class CommitRacesTest {
   @Test
   void aWriteStorm_endsInRetryBudgetExhausted_notAHang() {
     try (CommitLake lake = new CommitLake()) {
-      lake.catalog.commit(
-          tx -> {
-            tx.createTable(0, "a", List.of(ColumnDef.of("x", "int64")));
-            tx.createTable(0, "b", List.of(ColumnDef.of("x", "int64")));
-          });
+      tablesAAndB(lake);
       AtomicInteger runs = new AtomicInteger();
       AtomicInteger rivals = new AtomicInteger();
       RetryBudgetExhaustedException e =
@@ -239,8 +209,7 @@ class CommitRacesTest {
               RetryBudgetExhaustedException.class,
               () ->
                   lake.catalog.commit(
-                      racing(
-                          lake,
+                      lake.racing(
                           Integer.MAX_VALUE,
                           tx ->
                               tx.registerDataFile(
@@ -265,37 +234,29 @@ class CommitRacesTest {
       lake.catalog.commit(tx -> tx.createTable(0, "t", List.of(ColumnDef.of("x", "int64"))));
       int threads = 16;
       int perThread = 5;
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
-      CountDownLatch start = new CountDownLatch(1);
-      List<Future<List<Long>>> futures = new ArrayList<>();
       long expectedRows = 0;
-      for (int t = 0; t < threads; t++) {
-        int thread = t;
+      for (int thread = 0; thread < threads; thread++) {
         for (int i = 0; i < perThread; i++) {
           expectedRows += 1 + thread + i;
         }
-        futures.add(
-            pool.submit(
-                () -> {
-                  start.await();
-                  List<Long> ids = new ArrayList<>();
-                  for (int i = 0; i < perThread; i++) {
-                    long rows = 1 + thread + i;
-                    String path = "t" + thread + "-" + i;
-                    ids.add(
-                        commitRedriving(
-                            lake,
-                            tx -> tx.registerDataFile(1, NewDataFile.parquet(path, rows, 8, 1))));
-                  }
-                  return ids;
-                }));
       }
-      start.countDown();
+      List<List<Long>> committed =
+          Concurrently.results(
+              threads,
+              thread -> {
+                List<Long> ids = new ArrayList<>();
+                for (int i = 0; i < perThread; i++) {
+                  long rows = 1 + thread + i;
+                  String path = "t" + thread + "-" + i;
+                  ids.add(
+                      commitRedriving(
+                          lake,
+                          tx -> tx.registerDataFile(1, NewDataFile.parquet(path, rows, 8, 1))));
+                }
+                return ids;
+              });
       Set<Long> snapshotIds = new HashSet<>();
-      for (Future<List<Long>> f : futures) {
-        snapshotIds.addAll(f.get());
-      }
-      pool.shutdown();
+      committed.forEach(snapshotIds::addAll);
       assertEquals(threads * perThread, snapshotIds.size(), "every commit minted its own id");
       CatalogSnapshot head = lake.catalog.snapshot();
       assertEquals(1 + threads * perThread, head.snapshotId());
@@ -319,6 +280,15 @@ class CommitRacesTest {
     }
   }
 
+  /** Tables a (id 1) and b (id 2) in schema main, each with one column x. */
+  private static void tablesAAndB(CommitLake lake) {
+    lake.catalog.commit(
+        tx -> {
+          tx.createTable(0, "a", List.of(ColumnDef.of("x", "int64")));
+          tx.createTable(0, "b", List.of(ColumnDef.of("x", "int64")));
+        });
+  }
+
   private static void twoFiles(CommitLake lake) {
     lake.catalog.commit(
         tx -> {
@@ -334,8 +304,7 @@ class CommitRacesTest {
       twoFiles(lake);
       AtomicInteger runs = new AtomicInteger();
       lake.catalog.commit(
-          racing(
-              lake,
+          lake.racing(
               1,
               tx -> tx.registerDeleteFile(1, NewDeleteFile.parquet(0, "d0", 2, 10, 1)),
               runs,
@@ -355,8 +324,7 @@ class CommitRacesTest {
               CommitConflictException.class,
               () ->
                   lake.catalog.commit(
-                      racing(
-                          lake,
+                      lake.racing(
                           1,
                           tx -> tx.registerDeleteFile(1, NewDeleteFile.parquet(0, "d0", 2, 10, 1)),
                           new AtomicInteger(),
@@ -373,32 +341,19 @@ class CommitRacesTest {
   void sixteenThreadsCreatingTables_getDistinctDenseCatalogIds() throws Exception {
     try (CommitLake lake = new CommitLake()) {
       int threads = 16;
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
-      CountDownLatch start = new CountDownLatch(1);
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int thread = t;
-        futures.add(
-            pool.submit(
-                () -> {
-                  start.await();
-                  for (int i = 0; i < 3; i++) {
-                    String name = "t" + thread + "_" + i;
-                    commitRedriving(
-                        lake,
-                        tx -> {
-                          long id = tx.createTable(0, name, List.of(ColumnDef.of("x", "int64")));
-                          tx.registerDataFile(id, NewDataFile.parquet(name, 4, 8, 1));
-                        });
-                  }
-                  return null;
-                }));
-      }
-      start.countDown();
-      for (Future<?> f : futures) {
-        f.get();
-      }
-      pool.shutdown();
+      Concurrently.run(
+          threads,
+          thread -> {
+            for (int i = 0; i < 3; i++) {
+              String name = "t" + thread + "_" + i;
+              commitRedriving(
+                  lake,
+                  tx -> {
+                    long id = tx.createTable(0, name, List.of(ColumnDef.of("x", "int64")));
+                    tx.registerDataFile(id, NewDataFile.parquet(name, 4, 8, 1));
+                  });
+            }
+          });
       CatalogSnapshot head = lake.catalog.snapshot();
       assertEquals(threads * 3, head.snapshotId());
       List<Long> ids = head.tables().stream().map(t -> t.tableId()).sorted().toList();

@@ -12,10 +12,10 @@ import dev.moraine.core.kv.ScanOrder;
 import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.core.kv.WriteReceipt;
 import dev.moraine.store.NativeFaults;
+import dev.moraine.store.forwarding.ForwardingKvStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A real SlateDB store seen through a decorator that names every call made into it (on the store,
@@ -30,14 +30,13 @@ import java.util.concurrent.CompletableFuture;
  * the thread that drives the catalog (and, inside {@link #unrecorded}, by a thread it waits for,
  * which only reads them).
  */
-final class FaultingKvStore implements KvStore {
+final class FaultingKvStore extends ForwardingKvStore {
   /** Where inside the chosen call the native failure happens. */
   enum Mode {
     BEFORE_SUBMISSION,
     AFTER_SUBMISSION
   }
 
-  private final KvStore delegate;
   private final List<String> calls = new ArrayList<>();
   private boolean recording;
   private int failAt = -1;
@@ -45,7 +44,7 @@ final class FaultingKvStore implements KvStore {
   private String failed;
 
   FaultingKvStore(KvStore delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   /** Starts naming calls afresh; with {@code failAt >= 0}, the call of that index fails. */
@@ -110,21 +109,23 @@ final class FaultingKvStore implements KvStore {
   }
 
   @Override
-  public byte[] get(byte[] key, ReadDurability durability) {
-    enter("store.get", delegate);
-    return delegate.get(key, durability);
+  protected byte[] readOne(String call, KvReadView view, byte[] key, ReadDurability durability) {
+    enter(call, view);
+    return view.get(key, durability);
   }
 
   @Override
-  public KvIterator scan(KeyRange range, ScanOrder order, ReadDurability durability) {
-    enter("store.scan", delegate);
-    return delegate.scan(range, order, durability);
+  protected List<byte[]> readMany(
+      String call, KvReadView view, List<byte[]> keys, ReadDurability durability) {
+    enter(call, view);
+    return view.getAll(keys, durability);
   }
 
   @Override
-  public List<byte[]> getAll(List<byte[]> keys, ReadDurability durability) {
-    enter("store.getAll", delegate);
-    return delegate.getAll(keys, durability);
+  protected KvIterator openScan(
+      String call, KvReadView view, KeyRange range, ScanOrder order, ReadDurability durability) {
+    enter(call, view);
+    return view.scan(range, order, durability);
   }
 
   @Override
@@ -142,26 +143,12 @@ final class FaultingKvStore implements KvStore {
   @Override
   public KvTransaction begin() {
     enter("store.begin", delegate);
-    KvTransaction tx = delegate.begin();
-    return new KvTransaction() {
-      @Override
-      public byte[] get(byte[] key, ReadDurability durability) {
-        enter("tx.get", tx);
-        return tx.get(key, durability);
-      }
+    return super.begin();
+  }
 
-      @Override
-      public KvIterator scan(KeyRange range, ScanOrder order, ReadDurability durability) {
-        enter("tx.scan", tx);
-        return tx.scan(range, order, durability);
-      }
-
-      @Override
-      public List<byte[]> getAll(List<byte[]> keys, ReadDurability durability) {
-        enter("tx.getAll", tx);
-        return tx.getAll(keys, durability);
-      }
-
+  @Override
+  protected KvTransaction transaction(KvTransaction tx) {
+    return new ReadRoutedTransaction(tx) {
       @Override
       public void put(byte[] key, byte[] value) {
         enter("tx.put", tx);
@@ -185,42 +172,13 @@ final class FaultingKvStore implements KvStore {
         enter("tx.commit", tx);
         return tx.commit();
       }
-
-      @Override
-      public void close() {
-        tx.close();
-      }
     };
   }
 
   @Override
   public KvSnapshot snapshot() {
     enter("store.snapshot", delegate);
-    KvSnapshot s = delegate.snapshot();
-    return new KvSnapshot() {
-      @Override
-      public byte[] get(byte[] key, ReadDurability durability) {
-        enter("snapshot.get", s);
-        return s.get(key, durability);
-      }
-
-      @Override
-      public KvIterator scan(KeyRange range, ScanOrder order, ReadDurability durability) {
-        enter("snapshot.scan", s);
-        return s.scan(range, order, durability);
-      }
-
-      @Override
-      public List<byte[]> getAll(List<byte[]> keys, ReadDurability durability) {
-        enter("snapshot.getAll", s);
-        return s.getAll(keys, durability);
-      }
-
-      @Override
-      public void close() {
-        s.close();
-      }
-    };
+    return super.snapshot();
   }
 
   @Override
@@ -230,33 +188,8 @@ final class FaultingKvStore implements KvStore {
   }
 
   @Override
-  public void awaitDurable(WriteReceipt receipt) {
-    delegate.awaitDurable(receipt);
-  }
-
-  @Override
-  public boolean awaitDurable(WriteReceipt receipt, Duration timeout) {
-    return delegate.awaitDurable(receipt, timeout);
-  }
-
-  @Override
-  public CompletableFuture<Void> durableFuture(WriteReceipt receipt) {
-    return delegate.durableFuture(receipt);
-  }
-
-  @Override
-  public long durableSeqnum() {
-    return delegate.durableSeqnum();
-  }
-
-  @Override
   public CheckpointId createCheckpoint(Duration lifetime) {
     enter("store.createCheckpoint", delegate);
     return delegate.createCheckpoint(lifetime);
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
   }
 }

@@ -16,7 +16,6 @@ import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -32,17 +31,6 @@ import org.junit.jupiter.api.Test;
  * land; a flush and an insert both land.
  */
 class InlineRacesTest {
-
-  private static CommitBody racing(
-      CommitLake lake, CommitBody rival, AtomicInteger runs, CommitBody mine) {
-    return tx -> {
-      int run = runs.incrementAndGet();
-      mine.run(tx);
-      if (run == 1) {
-        CompletableFuture.runAsync(() -> lake.catalog.commit(rival)).join();
-      }
-    };
-  }
 
   private static List<Object> row(long a) {
     List<Object> r = new ArrayList<>();
@@ -68,8 +56,8 @@ class InlineRacesTest {
       AtomicInteger runs = new AtomicInteger();
       long[] mine = new long[1];
       lake.catalog.commit(
-          racing(
-              lake,
+          lake.racing(
+              1,
               tx -> tx.insertInlined(1, List.of(row(1), row(2), row(3))),
               runs,
               tx -> mine[0] = tx.insertInlined(1, List.of(row(4), row(5)))));
@@ -88,8 +76,8 @@ class InlineRacesTest {
       seed(lake);
       AtomicInteger runs = new AtomicInteger();
       lake.catalog.commit(
-          racing(
-              lake,
+          lake.racing(
+              1,
               tx -> tx.registerDataFile(1, NewDataFile.parquet("g", 5, 10, 1)),
               runs,
               tx -> tx.insertInlined(1, List.of(row(4)))));
@@ -109,8 +97,8 @@ class InlineRacesTest {
               CommitConflictException.class,
               () ->
                   lake.catalog.commit(
-                      racing(
-                          lake,
+                      lake.racing(
+                          1,
                           tx -> tx.deleteRowInline(1, 20),
                           new AtomicInteger(),
                           tx -> tx.deleteRowInline(1, 21))));
@@ -128,8 +116,8 @@ class InlineRacesTest {
           CommitConflictException.class,
           () ->
               lake.catalog.commit(
-                  racing(
-                      lake,
+                  lake.racing(
+                      1,
                       tx -> tx.deleteRowInline(1, 20),
                       new AtomicInteger(),
                       tx -> tx.deleteRowInline(1, 5))));
@@ -143,8 +131,8 @@ class InlineRacesTest {
       seed(lake);
       AtomicInteger runs = new AtomicInteger();
       lake.catalog.commit(
-          racing(
-              lake,
+          lake.racing(
+              1,
               tx -> tx.registerDeleteFile(1, NewDeleteFile.parquet(0, "d.parquet", 5, 64, 16)),
               runs,
               tx -> tx.deleteRowInline(1, 17)));
@@ -164,7 +152,7 @@ class InlineRacesTest {
       lake.catalog.commit(tx -> tx.insertInlined(2, List.of(row(7))));
       AtomicInteger runs = new AtomicInteger();
       lake.catalog.commit(
-          racing(lake, tx -> tx.deleteRowInline(2, 0), runs, tx -> tx.deleteRowInline(1, 20)));
+          lake.racing(1, tx -> tx.deleteRowInline(2, 0), runs, tx -> tx.deleteRowInline(1, 20)));
       assertEquals(2, runs.get());
       assertEquals(List.of(21L), rowIds(lake.catalog.snapshot()));
       assertTrue(lake.catalog.snapshot().inlinedRows(2).rows().isEmpty());
@@ -185,7 +173,7 @@ class InlineRacesTest {
       seed(lake);
       AtomicInteger runs = new AtomicInteger();
       lake.catalog.commit(
-          racing(lake, tx -> tx.insertInlined(1, List.of(row(9))), runs, flushAll()));
+          lake.racing(1, tx -> tx.insertInlined(1, List.of(row(9))), runs, flushAll()));
       assertEquals(2, runs.get());
       CatalogSnapshot head = lake.catalog.snapshot();
       assertEquals("inline_flush:1", head.info().changesMade());
@@ -204,8 +192,8 @@ class InlineRacesTest {
       long read = lake.catalog.snapshot().snapshotId();
       AtomicInteger runs = new AtomicInteger();
       lake.catalog.commit(
-          racing(
-              lake,
+          lake.racing(
+              1,
               tx -> tx.insertInlined(1, List.of(row(9))),
               runs,
               tx ->
@@ -228,7 +216,7 @@ class InlineRacesTest {
       seed(lake);
       AtomicInteger runs = new AtomicInteger();
       lake.catalog.commit(
-          racing(lake, flushAll(), runs, tx -> tx.insertInlined(1, List.of(row(9)))));
+          lake.racing(1, flushAll(), runs, tx -> tx.insertInlined(1, List.of(row(9)))));
       assertEquals(2, runs.get());
       CatalogSnapshot head = lake.catalog.snapshot();
       assertEquals(List.of(22L), rowIds(head));

@@ -1,14 +1,11 @@
 package dev.moraine.store.commit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.CatalogSnapshot;
-import dev.moraine.core.catalog.CommitBody;
 import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.InvalidArgumentException;
-import dev.moraine.core.catalog.MoraineException;
 import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.NewDataFile;
@@ -18,7 +15,6 @@ import dev.moraine.core.catalog.model.SnapshotInfo;
 import dev.moraine.core.catalog.model.SortKey;
 import dev.moraine.core.catalog.model.SortSpec;
 import java.util.List;
-import java.util.SortedMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -131,46 +127,33 @@ class LayoutVerbsTest {
     }
   }
 
-  private static <T extends MoraineException> void refused(
-      CommitLake lake, Class<T> type, ErrorCode code, CommitBody body) {
-    SortedMap<String, String> before = lake.contents();
-    T e = assertThrows(type, () -> lake.catalog.commit(body));
-    assertEquals(code, e.code());
-    assertEquals(before, lake.contents(), "a refused commit changed the store");
-  }
-
   @Test
   void badKeys_areRefusedTyped_andWriteNothing() {
     try (CommitLake lake = lakeWithTable()) {
       var notFound = NotFoundException.class;
       var invalid = InvalidArgumentException.class;
-      refused(
-          lake,
+      lake.refused(
           notFound,
           ErrorCode.NOT_FOUND,
           tx -> tx.setPartitionKey(99, List.of(PartitionKey.identity(1))));
-      refused(
-          lake,
+      lake.refused(
           notFound,
           ErrorCode.NOT_FOUND,
           tx -> tx.setPartitionKey(2, List.of(PartitionKey.identity(7))));
-      refused(lake, notFound, ErrorCode.NOT_FOUND, tx -> tx.resetPartitionKey(2));
-      refused(lake, notFound, ErrorCode.NOT_FOUND, tx -> tx.resetSortKey(2));
-      refused(lake, notFound, ErrorCode.NOT_FOUND, tx -> tx.setSortKey(99, List.of(A_DESC)));
-      refused(lake, invalid, ErrorCode.INVALID_ARGUMENT, tx -> tx.setPartitionKey(2, List.of()));
-      refused(
-          lake,
+      lake.refused(notFound, ErrorCode.NOT_FOUND, tx -> tx.resetPartitionKey(2));
+      lake.refused(notFound, ErrorCode.NOT_FOUND, tx -> tx.resetSortKey(2));
+      lake.refused(notFound, ErrorCode.NOT_FOUND, tx -> tx.setSortKey(99, List.of(A_DESC)));
+      lake.refused(invalid, ErrorCode.INVALID_ARGUMENT, tx -> tx.setPartitionKey(2, List.of()));
+      lake.refused(
           invalid,
           ErrorCode.INVALID_ARGUMENT,
           tx -> tx.setPartitionKey(2, List.of(PartitionKey.identity(1), PartitionKey.identity(1))));
-      refused(
-          lake,
+      lake.refused(
           invalid,
           ErrorCode.INVALID_ARGUMENT,
           tx -> tx.setPartitionKey(2, List.of(new PartitionKey(1, ""))));
-      refused(lake, invalid, ErrorCode.INVALID_ARGUMENT, tx -> tx.setSortKey(2, List.of()));
-      refused(
-          lake,
+      lake.refused(invalid, ErrorCode.INVALID_ARGUMENT, tx -> tx.setSortKey(2, List.of()));
+      lake.refused(
           invalid,
           ErrorCode.INVALID_ARGUMENT,
           tx -> tx.setSortKey(2, List.of(new SortKey("", "duckdb", "ASC", "NULLS_LAST"))));
@@ -181,8 +164,7 @@ class LayoutVerbsTest {
   void aPartitionedTable_refusesAFileWithoutItsValues() {
     try (CommitLake lake = lakeWithTable()) {
       lake.catalog.commit(tx -> tx.setPartitionKey(2, List.of(PartitionKey.identity(1))));
-      refused(
-          lake,
+      lake.refused(
           InvalidArgumentException.class,
           ErrorCode.INVALID_ARGUMENT,
           tx -> tx.registerDataFile(2, NewDataFile.parquet("p.parquet", 1, 10, 4)));

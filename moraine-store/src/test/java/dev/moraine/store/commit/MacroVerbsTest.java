@@ -1,22 +1,18 @@
 package dev.moraine.store.commit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.AlreadyExistsException;
 import dev.moraine.core.catalog.CatalogSnapshot;
-import dev.moraine.core.catalog.CommitBody;
 import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.InvalidArgumentException;
-import dev.moraine.core.catalog.MoraineException;
 import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.model.MacroInfo;
 import dev.moraine.core.catalog.model.NewMacro;
 import dev.moraine.core.catalog.model.SnapshotInfo;
 import java.util.List;
 import java.util.Optional;
-import java.util.SortedMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -101,14 +97,6 @@ class MacroVerbsTest {
     }
   }
 
-  private static <T extends MoraineException> void refused(
-      CommitLake lake, Class<T> type, ErrorCode code, CommitBody body) {
-    SortedMap<String, String> before = lake.contents();
-    T e = assertThrows(type, () -> lake.catalog.commit(body));
-    assertEquals(code, e.code());
-    assertEquals(before, lake.contents(), "a refused commit changed the store");
-  }
-
   @Test
   void badMacros_areRefusedTyped_andWriteNothing() {
     try (CommitLake lake = new CommitLake()) {
@@ -118,25 +106,19 @@ class MacroVerbsTest {
             tx.createMacro(0, "m", PLUS_ONE);
           });
       var invalid = InvalidArgumentException.class;
-      refused(
-          lake,
-          NotFoundException.class,
-          ErrorCode.NOT_FOUND,
-          tx -> tx.createMacro(9, "x", PLUS_ONE));
-      refused(lake, NotFoundException.class, ErrorCode.NOT_FOUND, tx -> tx.dropMacro(99));
-      refused(
-          lake,
+      lake.refused(
+          NotFoundException.class, ErrorCode.NOT_FOUND, tx -> tx.createMacro(9, "x", PLUS_ONE));
+      lake.refused(NotFoundException.class, ErrorCode.NOT_FOUND, tx -> tx.dropMacro(99));
+      lake.refused(
           AlreadyExistsException.class,
           ErrorCode.ALREADY_EXISTS,
           tx -> tx.createMacro(0, "M", PLUS_ONE));
-      refused(lake, invalid, ErrorCode.INVALID_ARGUMENT, tx -> tx.createMacro(0, "", PLUS_ONE));
-      refused(
-          lake,
+      lake.refused(invalid, ErrorCode.INVALID_ARGUMENT, tx -> tx.createMacro(0, "", PLUS_ONE));
+      lake.refused(
           invalid,
           ErrorCode.INVALID_ARGUMENT,
           tx -> tx.createMacro(0, "x", new NewMacro(List.of())));
-      refused(
-          lake,
+      lake.refused(
           invalid,
           ErrorCode.INVALID_ARGUMENT,
           tx ->
@@ -147,8 +129,7 @@ class MacroVerbsTest {
                       List.of(
                           NewMacro.Implementation.scalar("1"),
                           NewMacro.Implementation.table("SELECT 1")))));
-      refused(
-          lake,
+      lake.refused(
           invalid,
           ErrorCode.INVALID_ARGUMENT,
           tx ->
@@ -156,14 +137,12 @@ class MacroVerbsTest {
                   0,
                   "x",
                   NewMacro.of(new NewMacro.Implementation("duckdb", "1", "window", List.of()))));
-      refused(
-          lake,
+      lake.refused(
           invalid,
           ErrorCode.INVALID_ARGUMENT,
           tx -> tx.createMacro(0, "x", NewMacro.of(NewMacro.Implementation.scalar(""))));
       // A schema holding a macro, even one created in the same closure, cannot be dropped.
-      refused(
-          lake,
+      lake.refused(
           invalid,
           ErrorCode.INVALID_ARGUMENT,
           tx -> {

@@ -8,7 +8,6 @@ import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.CommitBody;
 import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.InvalidArgumentException;
-import dev.moraine.core.catalog.MoraineException;
 import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.DataFileInfo;
@@ -16,6 +15,7 @@ import dev.moraine.core.catalog.model.FileField;
 import dev.moraine.core.catalog.model.MappingInfo;
 import dev.moraine.core.catalog.model.MappingInfo.NameMapping;
 import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.store.Concurrently;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -23,10 +23,6 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.SortedMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -141,14 +137,6 @@ class MappingVerbsTest {
     }
   }
 
-  private static <T extends MoraineException> void refused(
-      CommitLake lake, Class<T> type, ErrorCode code, CommitBody body) {
-    SortedMap<String, String> before = lake.contents();
-    T e = assertThrows(type, () -> lake.catalog.commit(body));
-    assertEquals(code, e.code());
-    assertEquals(before, lake.contents(), "a refused commit changed the store");
-  }
-
   private static CommitBody byName(List<FileField> fields) {
     return tx -> tx.registerDataFileByName(1, NewDataFile.parquet("x.parquet", 1, 1, 1), fields);
   }
@@ -157,32 +145,30 @@ class MappingVerbsTest {
   void badMappings_areRefusedTyped_andWriteNothing() {
     try (CommitLake lake = lakeWithTable()) {
       List<FileField> unknown = List.of(FileField.of("i"), FileField.of("nope"));
-      refused(lake, NotFoundException.class, ErrorCode.NOT_FOUND, byName(unknown));
+      lake.refused(NotFoundException.class, ErrorCode.NOT_FOUND, byName(unknown));
       List<FileField> unknownNested =
           List.of(
               FileField.of("i"),
               FileField.of("s"),
               FileField.nested("st", FileField.of("x"), FileField.of("z")));
-      refused(lake, NotFoundException.class, ErrorCode.NOT_FOUND, byName(unknownNested));
+      lake.refused(NotFoundException.class, ErrorCode.NOT_FOUND, byName(unknownNested));
       List<FileField> duplicate =
           List.of(FileField.of("i"), FileField.of("s"), FileField.of("I"), D_FIELDS.get(2));
-      refused(lake, InvalidArgumentException.class, ErrorCode.INVALID_ARGUMENT, byName(duplicate));
+      lake.refused(InvalidArgumentException.class, ErrorCode.INVALID_ARGUMENT, byName(duplicate));
       List<FileField> missing = List.of(FileField.of("i"), FileField.of("s"));
-      refused(lake, InvalidArgumentException.class, ErrorCode.INVALID_ARGUMENT, byName(missing));
+      lake.refused(InvalidArgumentException.class, ErrorCode.INVALID_ARGUMENT, byName(missing));
       List<FileField> missingNested =
           List.of(FileField.of("i"), FileField.of("s"), FileField.nested("st", FileField.of("x")));
-      refused(
-          lake, InvalidArgumentException.class, ErrorCode.INVALID_ARGUMENT, byName(missingNested));
-      refused(lake, InvalidArgumentException.class, ErrorCode.INVALID_ARGUMENT, byName(List.of()));
+      lake.refused(
+          InvalidArgumentException.class, ErrorCode.INVALID_ARGUMENT, byName(missingNested));
+      lake.refused(InvalidArgumentException.class, ErrorCode.INVALID_ARGUMENT, byName(List.of()));
       List<FileField> emptyName = List.of(FileField.of(""));
-      refused(lake, InvalidArgumentException.class, ErrorCode.INVALID_ARGUMENT, byName(emptyName));
-      refused(
-          lake,
+      lake.refused(InvalidArgumentException.class, ErrorCode.INVALID_ARGUMENT, byName(emptyName));
+      lake.refused(
           NotFoundException.class,
           ErrorCode.NOT_FOUND,
           tx -> tx.registerDataFileByName(9, NewDataFile.parquet("x.parquet", 1, 1, 1), D_FIELDS));
-      refused(
-          lake,
+      lake.refused(
           InvalidArgumentException.class,
           ErrorCode.INVALID_ARGUMENT,
           tx -> tx.registerDataFileByName(1, NewDataFile.parquet("x.parquet", -1, 1, 1), D_FIELDS));
@@ -192,32 +178,19 @@ class MappingVerbsTest {
   @Test
   void concurrentFilesMappedByName_allLand_eachNamingItsOwnMapping() throws Exception {
     try (CommitLake lake = lakeWithTable()) {
-      ExecutorService pool = Executors.newFixedThreadPool(8);
-      CountDownLatch start = new CountDownLatch(1);
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < 8; t++) {
-        int thread = t;
-        futures.add(
-            pool.submit(
-                () -> {
-                  start.await();
-                  for (int i = 0; i < 3; i++) {
-                    int n = i;
-                    lake.catalog.commit(
-                        tx ->
-                            tx.registerDataFileByName(
-                                1,
-                                NewDataFile.parquet("t" + thread + "-" + n + ".parquet", 5, 50, 5),
-                                D_FIELDS));
-                  }
-                  return null;
-                }));
-      }
-      start.countDown();
-      for (Future<?> f : futures) {
-        f.get();
-      }
-      pool.shutdown();
+      Concurrently.run(
+          8,
+          thread -> {
+            for (int i = 0; i < 3; i++) {
+              int n = i;
+              lake.catalog.commit(
+                  tx ->
+                      tx.registerDataFileByName(
+                          1,
+                          NewDataFile.parquet("t" + thread + "-" + n + ".parquet", 5, 50, 5),
+                          D_FIELDS));
+            }
+          });
       CatalogSnapshot at = lake.catalog.snapshot();
       assertEquals(1 + 24, at.info().snapshotId());
       assertEquals(48, at.info().nextFileId(), "two file ids per commit, none lost or reused");

@@ -1,24 +1,23 @@
 package dev.moraine.store.commit;
 
-import dev.moraine.core.kv.CheckpointId;
 import dev.moraine.core.kv.KeyRange;
 import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvIterator;
-import dev.moraine.core.kv.KvSnapshot;
+import dev.moraine.core.kv.KvReadView;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.KvTransaction;
 import dev.moraine.core.kv.ReadDurability;
 import dev.moraine.core.kv.ScanOrder;
 import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.core.kv.WriteReceipt;
-import java.time.Duration;
+import dev.moraine.store.forwarding.ForwardingKvIterator;
+import dev.moraine.store.forwarding.ForwardingKvStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -35,7 +34,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * runs outside the lock, so concurrent commits still race each other exactly as they would on the
  * bare store; only their submissions are ordered, which the store does anyway.
  */
-final class RecordingKvStore implements KvStore {
+final class RecordingKvStore extends ForwardingKvStore {
   /** One write and the store around it. {@code refused} is true for a commit that threw. */
   record Landed(
       NavigableMap<byte[], byte[]> before,
@@ -43,7 +42,6 @@ final class RecordingKvStore implements KvStore {
       List<WriteBatch.Op> ops,
       boolean refused) {}
 
-  private final KvStore store;
   private final ReentrantLock writeLock = new ReentrantLock();
   // Entries handed to the catalog by reads through this store, its snapshots and transactions.
   private final java.util.concurrent.atomic.AtomicLong entriesRead =
@@ -52,7 +50,7 @@ final class RecordingKvStore implements KvStore {
   private final List<Landed> landed = new ArrayList<>();
 
   RecordingKvStore(KvStore store) {
-    this.store = store;
+    super(store);
   }
 
   /** Every write so far, in the order it reached the store. */
@@ -83,7 +81,7 @@ final class RecordingKvStore implements KvStore {
   /** Every key and value of the store, in key order. */
   NavigableMap<byte[], byte[]> contents() {
     NavigableMap<byte[], byte[]> all = new TreeMap<>(Arrays::compareUnsigned);
-    try (KvIterator it = store.scan(KeyRange.all())) {
+    try (KvIterator it = delegate.scan(KeyRange.all())) {
       while (it.hasNext()) {
         KeyValue kv = it.next();
         all.put(kv.key(), kv.value());
@@ -92,33 +90,30 @@ final class RecordingKvStore implements KvStore {
     return all;
   }
 
-  private byte[] counted(byte[] value) {
+  @Override
+  protected byte[] readOne(String call, KvReadView view, byte[] key, ReadDurability durability) {
+    byte[] value = view.get(key, durability);
     entriesRead.incrementAndGet();
     return value;
   }
 
-  private List<byte[]> counted(List<byte[]> values) {
+  @Override
+  protected List<byte[]> readMany(
+      String call, KvReadView view, List<byte[]> keys, ReadDurability durability) {
+    List<byte[]> values = view.getAll(keys, durability);
     entriesRead.addAndGet(values.size());
     return values;
   }
 
-  private KvIterator counted(KvIterator it) {
-    return new KvIterator() {
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
-
+  @Override
+  protected KvIterator openScan(
+      String call, KvReadView view, KeyRange range, ScanOrder order, ReadDurability durability) {
+    return new ForwardingKvIterator(view.scan(range, order, durability)) {
       @Override
       public KeyValue next() {
-        KeyValue kv = it.next();
+        KeyValue kv = super.next();
         entriesRead.incrementAndGet();
         return kv;
-      }
-
-      @Override
-      public void close() {
-        it.close();
       }
     };
   }
@@ -147,148 +142,51 @@ final class RecordingKvStore implements KvStore {
 
   @Override
   public WriteReceipt write(WriteBatch batch) {
-    return recorded(batch.ops(), () -> store.write(batch));
+    return recorded(batch.ops(), () -> delegate.write(batch));
   }
 
   @Override
   public List<WriteReceipt> writeAll(List<WriteBatch> batches) {
     List<WriteBatch.Op> ops = new ArrayList<>();
     batches.forEach(b -> ops.addAll(b.ops()));
-    return recorded(ops, () -> store.writeAll(batches));
+    return recorded(ops, () -> delegate.writeAll(batches));
   }
 
   @Override
-  public KvTransaction begin() {
-    return new Recording(store.begin());
+  protected KvTransaction transaction(KvTransaction tx) {
+    return new Recording(tx);
   }
 
   /** A transaction whose buffered writes are mirrored, to be recorded with its commit. */
-  private final class Recording implements KvTransaction {
-    private final KvTransaction tx;
+  private final class Recording extends ReadRoutedTransaction {
     // Confined to the thread running the commit, like the transaction itself.
     private final List<WriteBatch.Op> ops = new ArrayList<>();
 
     Recording(KvTransaction tx) {
-      this.tx = tx;
+      super(tx);
     }
 
     @Override
     public void put(byte[] key, byte[] value) {
-      tx.put(key, value);
+      delegate.put(key, value);
       ops.add(new WriteBatch.Op(key.clone(), value.clone()));
     }
 
     @Override
     public void delete(byte[] key) {
-      tx.delete(key);
+      delegate.delete(key);
       ops.add(new WriteBatch.Op(key.clone(), null));
     }
 
     @Override
     public void putAll(WriteBatch batch) {
-      tx.putAll(batch);
+      delegate.putAll(batch);
       ops.addAll(batch.ops());
     }
 
     @Override
     public WriteReceipt commit() {
-      return recorded(ops, tx::commit);
+      return recorded(ops, delegate::commit);
     }
-
-    @Override
-    public void close() {
-      tx.close();
-    }
-
-    @Override
-    public byte[] get(byte[] key, ReadDurability durability) {
-      return counted(tx.get(key, durability));
-    }
-
-    @Override
-    public KvIterator scan(KeyRange range, ScanOrder order, ReadDurability durability) {
-      return counted(tx.scan(range, order, durability));
-    }
-
-    @Override
-    public List<byte[]> getAll(List<byte[]> keys, ReadDurability durability) {
-      return counted(tx.getAll(keys, durability));
-    }
-  }
-
-  @Override
-  public KvSnapshot snapshot() {
-    KvSnapshot snapshot = store.snapshot();
-    return new KvSnapshot() {
-      @Override
-      public byte[] get(byte[] key, ReadDurability durability) {
-        return counted(snapshot.get(key, durability));
-      }
-
-      @Override
-      public KvIterator scan(KeyRange range, ScanOrder order, ReadDurability durability) {
-        return counted(snapshot.scan(range, order, durability));
-      }
-
-      @Override
-      public List<byte[]> getAll(List<byte[]> keys, ReadDurability durability) {
-        return counted(snapshot.getAll(keys, durability));
-      }
-
-      @Override
-      public void close() {
-        snapshot.close();
-      }
-    };
-  }
-
-  @Override
-  public void flushWal() {
-    store.flushWal();
-  }
-
-  @Override
-  public void awaitDurable(WriteReceipt receipt) {
-    store.awaitDurable(receipt);
-  }
-
-  @Override
-  public boolean awaitDurable(WriteReceipt receipt, Duration timeout) {
-    return store.awaitDurable(receipt, timeout);
-  }
-
-  @Override
-  public CompletableFuture<Void> durableFuture(WriteReceipt receipt) {
-    return store.durableFuture(receipt);
-  }
-
-  @Override
-  public long durableSeqnum() {
-    return store.durableSeqnum();
-  }
-
-  @Override
-  public CheckpointId createCheckpoint(Duration lifetime) {
-    return store.createCheckpoint(lifetime);
-  }
-
-  @Override
-  public void close() {
-    store.close();
-  }
-
-  @Override
-  public byte[] get(byte[] key, ReadDurability durability) {
-    return counted(store.get(key, durability));
-  }
-
-  @Override
-  public KvIterator scan(KeyRange range, ScanOrder order, ReadDurability durability) {
-    return counted(store.scan(range, order, durability));
-  }
-
-  @Override
-  public List<byte[]> getAll(List<byte[]> keys, ReadDurability durability) {
-    return counted(store.getAll(keys, durability));
   }
 }

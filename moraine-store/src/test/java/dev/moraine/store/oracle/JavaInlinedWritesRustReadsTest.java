@@ -12,15 +12,12 @@ import dev.moraine.core.catalog.model.FlushDeleteFile;
 import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.kv.KvStore;
+import dev.moraine.store.Concurrently;
 import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -154,29 +151,15 @@ class JavaInlinedWritesRustReadsTest {
           tx ->
               tx.createTable(
                   0, "events", List.of(ColumnDef.of("v", "int64"), ColumnDef.of("w", "varchar"))));
-      ExecutorService pool = Executors.newFixedThreadPool(8);
-      CountDownLatch start = new CountDownLatch(1);
-      List<Future<?>> futures = new ArrayList<>();
-      for (int w = 0; w < 8; w++) {
-        int writer = w;
-        futures.add(
-            pool.submit(
-                () -> {
-                  start.await();
-                  for (int i = 0; i < 3; i++) {
-                    long v = writer * 100L + i;
-                    redriving(
-                        catalog,
-                        tx -> tx.insertInlined(1, List.of(row(v, "w" + writer), row(-v, null))));
-                  }
-                  return null;
-                }));
-      }
-      start.countDown();
-      for (Future<?> f : futures) {
-        f.get();
-      }
-      pool.shutdown();
+      Concurrently.run(
+          8,
+          writer -> {
+            for (int i = 0; i < 3; i++) {
+              long v = writer * 100L + i;
+              redriving(
+                  catalog, tx -> tx.insertInlined(1, List.of(row(v, "w" + writer), row(-v, null))));
+            }
+          });
       assertEquals(1 + 8 * 3, catalog.head().snapshotId());
       assertEquals(48, catalog.snapshot().inlinedRows(1).rows().size());
     }

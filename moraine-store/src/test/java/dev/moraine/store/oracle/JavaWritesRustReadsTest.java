@@ -16,14 +16,10 @@ import dev.moraine.core.catalog.model.PartitionKey;
 import dev.moraine.core.catalog.model.SortKey;
 import dev.moraine.core.catalog.model.TagTarget;
 import dev.moraine.core.kv.KvStore;
+import dev.moraine.store.Concurrently;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -247,35 +243,21 @@ class JavaWritesRustReadsTest {
           catalog.commit(tx -> tx.createTable(0, "events", List.of(ColumnDef.of("v", "int64"))));
       long sharedTable = catalog.snapshot().tableByName(0, "events").orElseThrow().tableId();
       assertEquals(1, shared);
-      ExecutorService pool = Executors.newFixedThreadPool(8);
-      CountDownLatch start = new CountDownLatch(1);
-      List<Future<?>> futures = new ArrayList<>();
-      for (int t = 0; t < 8; t++) {
-        int thread = t;
-        futures.add(
-            pool.submit(
-                () -> {
-                  start.await();
-                  for (int i = 0; i < 4; i++) {
-                    int n = i;
-                    catalog.commit(
-                        tx ->
-                            tx.registerDataFile(
-                                sharedTable,
-                                NewDataFile.parquet(
-                                    "t" + thread + "-" + n + ".parquet", 10 + thread, 100, 10)));
-                  }
-                  catalog.commit(
-                      tx ->
-                          tx.createTable(0, "own_" + thread, List.of(ColumnDef.of("x", "int32"))));
-                  return null;
-                }));
-      }
-      start.countDown();
-      for (Future<?> f : futures) {
-        f.get();
-      }
-      pool.shutdown();
+      Concurrently.run(
+          8,
+          thread -> {
+            for (int i = 0; i < 4; i++) {
+              int n = i;
+              catalog.commit(
+                  tx ->
+                      tx.registerDataFile(
+                          sharedTable,
+                          NewDataFile.parquet(
+                              "t" + thread + "-" + n + ".parquet", 10 + thread, 100, 10)));
+            }
+            catalog.commit(
+                tx -> tx.createTable(0, "own_" + thread, List.of(ColumnDef.of("x", "int32"))));
+          });
       assertEquals(1 + 8 * 5, catalog.head().snapshotId());
     }
     assertSameAtEverySnapshot(lake, 41);

@@ -1,0 +1,89 @@
+package dev.moraine.duckdb.verbs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.CommitBody;
+import dev.moraine.core.catalog.MoraineException;
+import dev.moraine.duckdb.reference.CommitOutcome;
+import dev.moraine.duckdb.reference.ReferenceDuckLake;
+import dev.moraine.duckdb.reference.ReferenceSession;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One race of two commits from one premise, run on each side of a differential test: on stock
+ * DuckLake as two sessions, on ours as two closures on two threads. The first always wins the head;
+ * what the race tests compare is whether the second lands.
+ */
+final class CommitRace {
+  /** What one session does inside its transaction, before either commits. */
+  interface SessionWork {
+    void run(ReferenceSession session) throws Exception;
+  }
+
+  /**
+   * How our second commit ended: whether it landed, how often its closure ran, and the refusal's
+   * text when it did not land.
+   */
+  record Ours(boolean landed, int runs, String refusal) {}
+
+  private CommitRace() {}
+
+  /**
+   * Stock DuckLake's race: both sessions begin, run their work (first, then second), then the first
+   * commits and the second tries to. Asserts that a refused second was refused for a conflict and
+   * that it was refused exactly when {@code conflicts}; returns its outcome.
+   */
+  static CommitOutcome onStock(
+      ReferenceDuckLake stock, SessionWork first, SessionWork second, boolean conflicts)
+      throws Exception {
+    CommitOutcome stockSecond;
+    try (ReferenceSession one = stock.session();
+        ReferenceSession two = stock.session()) {
+      one.begin();
+      two.begin();
+      first.run(one);
+      second.run(two);
+      one.commit();
+      stockSecond = two.tryCommit();
+    }
+    if (!stockSecond.committed()) {
+      assertTrue(stockSecond.isConflict(), "stock DuckLake failed otherwise: " + stockSecond);
+    }
+    assertEquals(conflicts, !stockSecond.committed(), "stock DuckLake's outcome");
+    return stockSecond;
+  }
+
+  /**
+   * Our race: the second closure's first run commits {@code first} on another thread and waits for
+   * it, so the second loses the head and is re-run or refused. A refusal of one of the {@code
+   * refusals} types counts as not landed; any other {@link MoraineException} fails the test.
+   */
+  static Ours onOurs(
+      Catalog catalog,
+      CommitBody first,
+      CommitBody second,
+      List<Class<? extends MoraineException>> refusals) {
+    AtomicInteger runs = new AtomicInteger();
+    CommitBody racing =
+        tx -> {
+          int run = runs.incrementAndGet();
+          second.run(tx);
+          if (run == 1) {
+            CompletableFuture.runAsync(() -> catalog.commit(first)).join();
+          }
+        };
+    try {
+      catalog.commit(racing);
+      return new Ours(true, runs.get(), "");
+    } catch (MoraineException e) {
+      if (refusals.stream().noneMatch(type -> type.isInstance(e))) {
+        throw new AssertionError("refused for another reason: " + e, e);
+      }
+      return new Ours(false, runs.get(), e.toString());
+    }
+  }
+}

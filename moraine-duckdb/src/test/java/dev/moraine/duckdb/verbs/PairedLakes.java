@@ -1,0 +1,79 @@
+package dev.moraine.duckdb.verbs;
+
+import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.kv.KvStore;
+import dev.moraine.core.rows.DuckLakeRowRenderer;
+import dev.moraine.core.rows.DuckLakeRowSet;
+import dev.moraine.duckdb.reference.ReferenceDuckLake;
+import dev.moraine.store.ObjectStoreSpec;
+import dev.moraine.store.SlateStoreProvider;
+import dev.moraine.store.StoreConfig;
+import java.util.UUID;
+
+/**
+ * The two sides of a differential test: a stock DuckLake lake and ours, a catalog on real SlateDB
+ * in memory with the data path {@code /somewhere/data/}. Closing closes both and drops our store.
+ */
+final class PairedLakes implements AutoCloseable {
+  final ReferenceDuckLake stock;
+  final Catalog catalog;
+  private final SlateStoreProvider provider;
+  private final KvStore store;
+
+  private PairedLakes(
+      ReferenceDuckLake stock, SlateStoreProvider provider, KvStore store, Catalog catalog) {
+    this.stock = stock;
+    this.provider = provider;
+    this.store = store;
+    this.catalog = catalog;
+  }
+
+  /**
+   * Opens the stock lake {@code stockLake} describes and a fresh catalog of ours in an in-memory
+   * store named after {@code name}. If ours cannot be opened, what was opened is closed again.
+   */
+  static PairedLakes open(ReferenceDuckLake.Builder stockLake, String name) throws Exception {
+    ReferenceDuckLake stock = stockLake.open();
+    SlateStoreProvider provider =
+        new SlateStoreProvider(
+            StoreConfig.of(ObjectStoreSpec.inMemory(name + "-" + UUID.randomUUID()), "lake"));
+    KvStore store = null;
+    try {
+      store = provider.openWriter();
+      Catalog catalog =
+          Catalog.open(store, CatalogOptions.defaults().withDataPath("/somewhere/data/"));
+      return new PairedLakes(stock, provider, store, catalog);
+    } catch (Exception | Error e) {
+      try (AutoCloseable s = stock) {
+        if (store != null) {
+          store.close();
+        }
+      } finally {
+        dropStore(provider);
+      }
+      throw e;
+    }
+  }
+
+  /** Our head rendered as ducklake_* rows. */
+  DuckLakeRowSet ours() {
+    return DuckLakeRowRenderer.render(catalog.snapshot());
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      catalog.close();
+      store.close();
+    } finally {
+      dropStore(provider);
+      stock.close();
+    }
+  }
+
+  private static void dropStore(SlateStoreProvider provider) {
+    ObjectStoreSpec.dropInMemory(
+        ((ObjectStoreSpec.InMemory) provider.config().objectStore()).name());
+  }
+}
