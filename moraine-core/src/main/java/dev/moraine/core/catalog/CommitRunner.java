@@ -1,11 +1,13 @@
 package dev.moraine.core.catalog;
 
+import dev.moraine.core.catalog.model.Head;
 import dev.moraine.core.keyspace.proto.HeadValue;
 import dev.moraine.core.keyspace.proto.SnapshotValue;
 import dev.moraine.core.kv.KvOutcomeUnknownException;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.KvTransaction;
 import dev.moraine.core.kv.KvTransactionConflictException;
+import dev.moraine.ducklake.changes.ChangeKind;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * closure saw is therefore exactly the state this attempt's write follows, or the write does not
  * happen. Reads of the premise itself go through the catalog's snapshot views; a view can only be
  * newer than the head read, never older, and a newer state means a commit landed after the
- * transaction began, which again makes the submission fail.
+ * transaction began, which again makes the submission fail. A typed refusal from the closure ends
+ * the attempt before any submission, so it is checked against the head read again afterwards: a
+ * moved head makes it a lost race and the closure runs again ({@link #refusalAfterMovedHead}).
  *
  * <p>Thread-safe: commits from any number of threads race only in the store, which arbitrates by
  * the rule above; this class keeps no mutable state.
@@ -109,9 +113,15 @@ final class CommitRunner {
       }
       premise = reads.viewAtHead(head, record);
       Transaction handle = new Transaction(premise, record);
-      // The closure's exceptions reach the caller as they are; closing the store transaction
+      // The closure's exceptions reach the caller as they are, but for a typed refusal resting on a
+      // state newer than the premise (see refusalAfterMovedHead); closing the store transaction
       // discards anything buffered (nothing is, yet: staging follows the closure).
-      body.run(handle);
+      try {
+        body.run(handle);
+      } catch (InvalidArgumentException | AlreadyExistsException | NotFoundException refusal) {
+        List<Long> winners = refusalAfterMovedHead(head, refusal);
+        return new Attempt(false, 0, head, winners);
+      }
       staged = CommitStager.stage(head, record, handle.draft(), nowMicros());
       if (staged.isEmpty()) {
         return new Attempt(true, head.getSnapshotId(), head, List.of());
@@ -133,6 +143,10 @@ final class CommitRunner {
         throw KvErrors.map("committing", e);
       }
     }
+    if (!staged.changes().ofKind(ChangeKind.INLINE_FLUSH).isEmpty()) {
+      // Applied: the flush's backdated files are now what earlier snapshots hold.
+      reads.dropViewsOfRewrittenHistory();
+    }
     // Applied; now durable. Any failure from here on leaves the commit possibly durable.
     try {
       store.flushWal();
@@ -140,6 +154,49 @@ final class CommitRunner {
       throw unknownOutcome(staged, e);
     }
     return new Attempt(true, staged.newHead().getSnapshotId(), head, List.of());
+  }
+
+  /**
+   * A typed refusal escaped the closure. Some premise reads are not pinned to the attempt's store
+   * transaction: inlined rows and the premise view's demand loads read the store as it is now. A
+   * commit landing after this attempt's head read (a flush, say, which deletes inlined chunks and
+   * backdates a data file) can therefore make the closure refuse on a state newer than its premise.
+   * Such a refusal is a lost race, like a failed submission: this returns the snapshots minted
+   * since the premise, and the caller re-runs the closure on the new head.
+   *
+   * <p>Why a head that has not moved makes the refusal sound: the head is read here after the
+   * closure returned, and every batch that changes what a premise read can reach also writes {@code
+   * sys/head} (RFC 0002 §12.2). An unchanged head therefore means nothing landed between the
+   * attempt's head read and this read, so every read the closure made saw exactly the premise, and
+   * the refusal reaches the caller unchanged (thrown from here).
+   *
+   * @throws MoraineException {@code refusal} itself when the head has not moved; nothing was
+   *     written
+   */
+  private List<Long> refusalAfterMovedHead(HeadValue premiseHead, MoraineException refusal) {
+    Head now;
+    try {
+      now = reads.head();
+    } catch (MoraineException e) {
+      // The head cannot be read (closed, store unavailable): report the refusal as it was made.
+      refusal.addSuppressed(e);
+      throw refusal;
+    }
+    if (now.batchSeq() == premiseHead.getBatchSeq()) {
+      throw refusal;
+    }
+    List<Long> minted = new ArrayList<>();
+    for (long id = premiseHead.getSnapshotId() + 1;
+        Long.compareUnsigned(id, now.snapshotId()) <= 0;
+        id++) {
+      minted.add(id);
+    }
+    LOG.debug(
+        "a closure refused at head snapshot {} while the head moved to {}; re-running it: {}",
+        Long.toUnsignedString(premiseHead.getSnapshotId()),
+        Long.toUnsignedString(now.snapshotId()),
+        refusal.getMessage());
+    return minted;
   }
 
   /**

@@ -31,7 +31,9 @@ import java.util.function.Consumer;
  * sys/head}, so this attempt's submission fails and its closure runs again (CommitRunner). The
  * snapshot filters keep such keys out of a run whose writes would be refused anyway, so a run never
  * validates against, or deletes, a key its premise cannot see. (Locators are not filtered: a flush
- * deletes only those of the chunks it drains.) Immutable.
+ * deletes only those of the chunks it drains.) A verb that refuses on such a newer state does so
+ * before any submission; the commit loop then finds the head moved and runs the closure again
+ * rather than report the refusal (CommitRunner). Immutable.
  */
 final class InlineTableState {
   /** One insert chunk: its key and the rows it holds, ids {@code rowIdStart ..}. */

@@ -181,8 +181,8 @@ class ConcurrentVerbModelPropertiesTest {
       }
       // Time travel: every snapshot reads as the model left it, seen after every later flush.
       // Read through a catalog opened now: a flush backdates its files, so a view of an earlier
-      // snapshot that the writer cached (or partly loaded) before the flush reads differently
-      // (RFC 0004 §9).
+      // snapshot held (or partly loaded) before the flush reads differently
+      // (RFC 0003 §3.3.2).
       try (ReadOnlyCatalog reader = Catalog.openReadOnly(raw, CatalogOptions.defaults())) {
         for (long s = 0; s <= head; s++) {
           try {
@@ -267,7 +267,15 @@ class ConcurrentVerbModelPropertiesTest {
                 CatalogModel.Intent intent = choose(tx, thread, index, action);
                 last[0] = new Attempt(tx.premise().snapshotId(), intent, null);
                 runs.add(last[0]);
-                perform(tx, intent);
+                try {
+                  perform(tx, intent);
+                } catch (AlreadyExistsException
+                    | dev.moraine.core.catalog.NotFoundException
+                    | InvalidArgumentException e) {
+                  // The run ends refused; the commit re-runs it if the head moved meanwhile.
+                  runs.set(runs.size() - 1, new Attempt(last[0].premise(), intent, e.getClass()));
+                  throw e;
+                }
               });
       InlineRaceVerdicts.lostRaces(runs, races);
       if (last[0].intent() instanceof CatalogModel.Intent.SetOption o) {

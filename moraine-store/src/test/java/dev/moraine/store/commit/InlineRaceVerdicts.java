@@ -34,9 +34,16 @@ final class InlineRaceVerdicts {
    */
   record Race(long premise, Intent intent, long until, boolean conflict) {}
 
-  /** Records, for each run of one commit call that was re-run, a benign race. */
+  /**
+   * Records, for each run of one commit call that was re-run after its submission lost, a benign
+   * race. A run whose verb refused (its error is set) and that was re-run because the head had
+   * moved meanwhile never staged a change set, so there is nothing for the matrix to judge.
+   */
   static void lostRaces(List<Attempt> runs, List<Race> races) {
     for (int r = 0; r + 1 < runs.size(); r++) {
+      if (runs.get(r).error() != null) {
+        continue;
+      }
       races.add(
           new Race(runs.get(r).premise(), runs.get(r).intent(), runs.get(r + 1).premise(), false));
     }
