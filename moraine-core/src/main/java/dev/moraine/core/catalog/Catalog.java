@@ -19,7 +19,10 @@ public interface Catalog extends ReadOnlyCatalog {
    * and must have no side effects outside the {@link Transaction} it is given. It runs again when a
    * concurrent commit took the head first without conflicting with it (up to 10 attempts, waiting 2
    * ms doubling to 50 ms, with jitter, between them), each time against the new head, so that names
-   * and premises are re-validated against what actually won.
+   * and premises are re-validated against what actually won. It also runs again when it threw a
+   * typed refusal ({@link InvalidArgumentException}, {@link AlreadyExistsException}, {@link
+   * NotFoundException}) while a concurrent commit moved the head, since the refusal may rest on
+   * that newer state; with the head unmoved the refusal is thrown as it is.
    *
    * <p>When the call returns, the commit is applied and durable. A body that stages nothing, or
    * only changes that cancel out, writes nothing and returns the head's snapshot id (DuckLake mints
@@ -27,8 +30,8 @@ public interface Catalog extends ReadOnlyCatalog {
    * snapshot either: it advances the head's batch sequence and returns the head's snapshot id.
    *
    * @return the id of the snapshot the commit minted, or of the head it left standing
-   * @throws RuntimeException whatever the body throws, unchanged (a verb's typed error included);
-   *     nothing was written
+   * @throws RuntimeException whatever the body throws, unchanged (a verb's typed error included,
+   *     from the last run); nothing was written
    * @throws InvalidArgumentException if {@code body} is null; nothing was written
    * @throws CommitConflictException if a concurrent commit made a change this commit conflicts with
    *     by DuckLake's rules; nothing was written
