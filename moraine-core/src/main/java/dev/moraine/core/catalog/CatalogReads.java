@@ -78,18 +78,6 @@ final class CatalogReads {
     }
   }
 
-  /**
-   * Drops every cached view but keeps the head view. Called when a commit flushed inlined data: the
-   * flush backdates its files into earlier snapshots and removes the inlined rows they replace, so
-   * a view of an earlier snapshot loaded before the flush lists neither (RFC 0003 §3.3). A view
-   * loaded afterwards reads both as the flush left them. The head view stays: the flushed files are
-   * in the changelog the next head view refreshes from, and its inlined rows are read when asked
-   * for.
-   */
-  void dropViewsOfRewrittenHistory() {
-    views.invalidateAll();
-  }
-
   Head head() {
     return load("reading the head", v -> toHead(readHead(v)));
   }
@@ -111,8 +99,7 @@ final class CatalogReads {
                         + Long.toUnsignedString(head.getSnapshotId())
                         + " but its record is missing");
               }
-              return new CatalogSnapshot(
-                  this, record, toHead(head), carried(v, held, head, record));
+              return new CatalogSnapshot(this, record, toHead(head), carried(v, held, head));
             });
     install(view);
     return view;
@@ -134,7 +121,7 @@ final class CatalogReads {
     CatalogSnapshot view =
         load(
             "reading the head snapshot",
-            v -> new CatalogSnapshot(this, record, toHead(head), carried(v, held, head, record)));
+            v -> new CatalogSnapshot(this, record, toHead(head), carried(v, held, head)));
     install(view);
     return view;
   }
@@ -158,52 +145,29 @@ final class CatalogReads {
    * when their changelogs cover the gap exactly (one per minted snapshot, and {@code batch_seq}
    * grown by as many as {@code snapshot_id}: RFC 0002 §12.6); otherwise nothing.
    */
-  private ViewState carried(
-      KvReadView v, CatalogSnapshot held, HeadValue head, SnapshotValue headRecord) {
+  private static ViewState carried(KvReadView v, CatalogSnapshot held, HeadValue head) {
     if (held == null) {
-      // Views cached by time travel before this first head read may predate a flush.
-      dropViewsOfRewrittenHistory();
       return ViewState.EMPTY;
     }
     long from = held.head().snapshotId();
     long gap = head.getSnapshotId() - from;
     if (gap <= 0 || gap > CHANGELOG_WINDOW || head.getBatchSeq() - held.head().batchSeq() != gap) {
-      // The commits in between are not known: one of them may have flushed inlined data.
-      dropViewsOfRewrittenHistory();
       return ViewState.EMPTY;
     }
     List<KeyBytes> changed = new ArrayList<>();
-    // The changelog of every commit in between, and the snapshot record of every one but the last
-    // (the caller has read that one), in one read: the records tell whether a commit flushed
-    // inlined data, which rewrites what views of earlier snapshots hold.
     List<byte[]> keys = new ArrayList<>();
     for (long id = from + 1; id <= head.getSnapshotId(); id++) {
       keys.add(KeyCodec.encode(new ChangelogKey(id)));
-      if (id < head.getSnapshotId()) {
-        keys.add(KeyCodec.encode(new SnapshotKey(id)));
-      }
     }
     List<byte[]> values = v.getAll(keys);
-    boolean flushed = flushesInlinedData(headRecord.getChangesMade());
-    for (int i = 0; i < values.size(); i += 2) {
-      long id = from + 1 + i / 2;
-      boolean last = id == head.getSnapshotId();
-      if (values.get(i) == null || (!last && values.get(i + 1) == null)) {
-        dropViewsOfRewrittenHistory();
+    for (int i = 0; i < values.size(); i++) {
+      if (values.get(i) == null) {
         return ViewState.EMPTY;
       }
-      Key key = new ChangelogKey(id);
+      Key key = new ChangelogKey(from + 1 + i);
       for (var k : ValueCodec.decode(key, values.get(i), ChangelogValue.class).getKeysList()) {
         changed.add(new KeyBytes(k.toByteArray()));
       }
-      if (!last) {
-        SnapshotValue record =
-            ValueCodec.decode(new SnapshotKey(id), values.get(i + 1), SnapshotValue.class);
-        flushed |= flushesInlinedData(record.getChangesMade());
-      }
-    }
-    if (flushed) {
-      dropViewsOfRewrittenHistory();
     }
     // The changed entities are re-read at the new head through the same consistent view; each is a
     // point read of its current record (a version live at the head is always the current one).
@@ -346,16 +310,6 @@ final class CatalogReads {
       throw new CorruptionException("the store has a format stamp but no head record (sys/head)");
     }
     return ValueCodec.decode(SysKey.HEAD, found.get(0), HeadValue.class);
-  }
-
-  /**
-   * Whether a snapshot's {@code changes_made} may record a flush of inlined data ({@code
-   * inline_flush}, or its legacy spelling). A text search, not a parse, so that a kind this build
-   * does not know never fails a head read; a quoted name that happens to hold the word only costs
-   * the cache its views.
-   */
-  static boolean flushesInlinedData(String changesMade) {
-    return changesMade.contains("inline_flush:") || changesMade.contains("flushed_inlined:");
   }
 
   static SnapshotValue readSnapshot(KvReadView v, long id) {

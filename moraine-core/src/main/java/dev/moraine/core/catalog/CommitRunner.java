@@ -7,7 +7,6 @@ import dev.moraine.core.kv.KvOutcomeUnknownException;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.KvTransaction;
 import dev.moraine.core.kv.KvTransactionConflictException;
-import dev.moraine.ducklake.changes.ChangeKind;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -142,10 +141,6 @@ final class CommitRunner {
         // Refused before anything was handed over (closed, fenced, invalid): nothing written.
         throw KvErrors.map("committing", e);
       }
-    }
-    if (!staged.changes().ofKind(ChangeKind.INLINE_FLUSH).isEmpty()) {
-      // Applied: the flush's backdated files are now what earlier snapshots hold.
-      reads.dropViewsOfRewrittenHistory();
     }
     // Applied; now durable. Any failure from here on leaves the commit possibly durable.
     try {

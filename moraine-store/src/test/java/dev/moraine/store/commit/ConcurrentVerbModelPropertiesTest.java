@@ -182,7 +182,7 @@ class ConcurrentVerbModelPropertiesTest {
       // Time travel: every snapshot reads as the model left it, seen after every later flush.
       // Read through a catalog opened now: a flush backdates its files, so a view of an earlier
       // snapshot held (or partly loaded) before the flush reads differently
-      // (RFC 0003 §3.3.2).
+      // (RFC 0004 §9).
       try (ReadOnlyCatalog reader = Catalog.openReadOnly(raw, CatalogOptions.defaults())) {
         for (long s = 0; s <= head; s++) {
           try {

@@ -4,14 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.moraine.core.catalog.Catalog;
-import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.CommitBody;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.MoraineException;
 import dev.moraine.core.catalog.NotFoundException;
-import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.ColumnStats;
 import dev.moraine.core.catalog.model.DataFileInfo;
@@ -470,37 +467,6 @@ class InlineVerbsTest {
           InvalidArgumentException.class,
           "no inlined rows",
           tx -> tx.flushInlined(1, InlineFlush.of(NewDataFile.parquet("f", 2, 1, 1))));
-    }
-  }
-
-  @Test
-  void aViewCachedBeforeAFlushIsLoadedAfreshAfterIt() {
-    try (CommitLake lake = new CommitLake();
-        ReadOnlyCatalog reader = Catalog.openReadOnly(lake.store, CatalogOptions.defaults())) {
-      createT(lake);
-      long inserted =
-          lake.catalog.commit(tx -> tx.insertInlined(1, List.of(row(1, "x"), row(2, "y"))));
-      // Both catalogs load and cache the snapshot of the insert: two inlined rows, no file.
-      CatalogSnapshot writerBefore = lake.catalog.snapshotAt(inserted);
-      CatalogSnapshot readerBefore = reader.snapshotAt(inserted);
-      for (CatalogSnapshot s : List.of(writerBefore, readerBefore)) {
-        assertEquals(List.of("0 [1, x]", "1 [2, y]"), live(s, 1));
-        assertTrue(s.dataFiles(1).isEmpty());
-      }
-      lake.catalog.commit(
-          tx ->
-              tx.flushInlined(
-                  1, InlineFlush.of(NewDataFile.parquet("flushed.parquet", 2, 600, 400))));
-      // The flush backdates its file to the insert's snapshot. The writer learns it from its own
-      // commit, the reader from the next head it reads; neither serves the view cached before.
-      reader.snapshot();
-      for (CatalogSnapshot s :
-          List.of(lake.catalog.snapshotAt(inserted), reader.snapshotAt(inserted))) {
-        assertTrue(s != writerBefore && s != readerBefore, "a view cached before the flush");
-        assertEquals(List.of(), live(s, 1));
-        assertEquals(
-            List.of("flushed.parquet"), s.dataFiles(1).stream().map(DataFileInfo::path).toList());
-      }
     }
   }
 }
