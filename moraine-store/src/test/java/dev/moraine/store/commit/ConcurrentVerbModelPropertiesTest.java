@@ -72,10 +72,10 @@ class ConcurrentVerbModelPropertiesTest {
 
   /** The intents that must land in some try. */
   static final List<String> LANDING =
-      List.of(
+      withFlushes(
+          "Flush",
           "InsertInlined",
           "DeleteInline",
-          "Flush",
           "RegisterByName",
           "MoveTable",
           "AlterView",
@@ -88,12 +88,22 @@ class ConcurrentVerbModelPropertiesTest {
 
   /** The refusals the model must predict in some try. */
   static final List<String> REFUSED =
-      List.of(
-          "DeleteInline NotFoundException",
+      withFlushes(
           "Flush InvalidArgumentException",
+          "DeleteInline NotFoundException",
           "RegisterByName NotFoundException",
           "RegisterByName InvalidArgumentException",
           "InsertInlined InvalidArgumentException");
+
+  /** {@code rest}, preceded by {@code flush} when the histories include flushes. */
+  private static List<String> withFlushes(String flush, String... rest) {
+    List<String> all = new ArrayList<>();
+    if (ConcurrentVerbChoices.FLUSHES) {
+      all.add(flush);
+    }
+    all.addAll(List.of(rest));
+    return List.copyOf(all);
+  }
 
   /** One action: an operation, which live entity it picks, and a small argument. */
   record Action(int op, int pick, int arg) {}
