@@ -81,6 +81,13 @@ final class CommitLake implements AutoCloseable {
    * the running commit. {@code runs} counts every run. The wait is what orders the rival's commit
    * before this one's submission; the rival never waits for this commit, so nothing deadlocks.
    */
+  /**
+   * {@link #racing(int, CommitBody, AtomicInteger, CommitBody)} for a caller that counts no runs.
+   */
+  CommitBody racing(int races, CommitBody rival, CommitBody mine) {
+    return racing(races, rival, new AtomicInteger(), mine);
+  }
+
   CommitBody racing(int races, CommitBody rival, AtomicInteger runs, CommitBody mine) {
     return tx -> {
       int run = runs.incrementAndGet();

@@ -151,7 +151,6 @@ class CommitRacesTest {
                   lake.racing(
                       1,
                       tx -> tx.dropTable(1),
-                      new AtomicInteger(),
                       tx -> tx.registerDataFile(1, NewDataFile.parquet("f", 1, 1, 1)))));
       assertTrue(lake.catalog.snapshot().tables().isEmpty());
     }
@@ -327,7 +326,6 @@ class CommitRacesTest {
                       lake.racing(
                           1,
                           tx -> tx.registerDeleteFile(1, NewDeleteFile.parquet(0, "d0", 2, 10, 1)),
-                          new AtomicInteger(),
                           tx ->
                               tx.registerDeleteFile(
                                   1, NewDeleteFile.parquet(0, "d0b", 3, 10, 1)))));

@@ -98,10 +98,7 @@ class InlineRacesTest {
               () ->
                   lake.catalog.commit(
                       lake.racing(
-                          1,
-                          tx -> tx.deleteRowInline(1, 20),
-                          new AtomicInteger(),
-                          tx -> tx.deleteRowInline(1, 21))));
+                          1, tx -> tx.deleteRowInline(1, 20), tx -> tx.deleteRowInline(1, 21))));
       assertTrue(e.getMessage().contains("conflict"), e.getMessage());
       assertEquals(
           List.of(21L), rowIds(lake.catalog.snapshot()), "only the winner's delete landed");
@@ -116,11 +113,7 @@ class InlineRacesTest {
           CommitConflictException.class,
           () ->
               lake.catalog.commit(
-                  lake.racing(
-                      1,
-                      tx -> tx.deleteRowInline(1, 20),
-                      new AtomicInteger(),
-                      tx -> tx.deleteRowInline(1, 5))));
+                  lake.racing(1, tx -> tx.deleteRowInline(1, 20), tx -> tx.deleteRowInline(1, 5))));
       assertTrue(lake.catalog.snapshot().history().inlinedFileDeletes().isEmpty());
     }
   }
