@@ -47,6 +47,30 @@ public interface Catalog extends ReadOnlyCatalog {
   long commit(CommitBody body);
 
   /**
+   * {@link #commit(CommitBody)}, handing back a value the body computes, typically the ids of what
+   * it created: {@code catalog.commitReturning(tx -> tx.createTable(schema, "t",
+   * columns)).value()}.
+   *
+   * <p>The body may run more than once (see {@link #commit(CommitBody)}); the value returned is the
+   * one of its last run, the run whose changes the commit holds, so an id in it names the entity as
+   * committed. Every outcome and exception is that of {@link #commit(CommitBody)}.
+   *
+   * @throws InvalidArgumentException if {@code body} is null; nothing was written
+   */
+  default <T> Committed<T> commitReturning(CommitFunction<T> body) {
+    if (body == null) {
+      throw new InvalidArgumentException("the commit body is null");
+    }
+    // The body runs on this thread, once per attempt, and each run overwrites the holder: after
+    // commit returns, the holder has the value of the run that was committed (no run follows it).
+    Object[] lastRun = new Object[1];
+    long snapshotId = commit(tx -> lastRun[0] = body.apply(tx));
+    @SuppressWarnings("unchecked")
+    T value = (T) lastRun[0];
+    return new Committed<>(snapshotId, value);
+  }
+
+  /**
    * Opens the catalog in a writer store, creating it first when the store is empty.
    *
    * <p>On an empty store, the bootstrap of RFC 0002 §11 is written as one transaction that

@@ -76,18 +76,18 @@ final class CommitLake implements AutoCloseable {
   }
 
   /**
-   * {@code mine} as a closure that loses its first {@code races} runs: each of them, after running
-   * {@code mine}, commits {@code rival} on another thread and waits for it, so the head moves under
-   * the running commit. {@code runs} counts every run. The wait is what orders the rival's commit
-   * before this one's submission; the rival never waits for this commit, so nothing deadlocks.
-   */
-  /**
    * {@link #racing(int, CommitBody, AtomicInteger, CommitBody)} for a caller that counts no runs.
    */
   CommitBody racing(int races, CommitBody rival, CommitBody mine) {
     return racing(races, rival, new AtomicInteger(), mine);
   }
 
+  /**
+   * {@code mine} as a closure that loses its first {@code races} runs: each of them, after running
+   * {@code mine}, commits {@code rival} on another thread and waits for it, so the head moves under
+   * the running commit. {@code runs} counts every run. The wait is what orders the rival's commit
+   * before this one's submission; the rival never waits for this commit, so nothing deadlocks.
+   */
   CommitBody racing(int races, CommitBody rival, AtomicInteger runs, CommitBody mine) {
     return tx -> {
       int run = runs.incrementAndGet();

@@ -1,0 +1,177 @@
+package dev.moraine.store.readme;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moraine.core.catalog.AlreadyExistsException;
+import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.CatalogSnapshot;
+import dev.moraine.core.catalog.ErrorCode;
+import dev.moraine.core.catalog.ReadOnlyCatalog;
+import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.DataFileInfo;
+import dev.moraine.core.catalog.model.FlushDeleteFile;
+import dev.moraine.core.catalog.model.InlineFlush;
+import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.SchemaInfo;
+import dev.moraine.core.catalog.model.TableInfo;
+import dev.moraine.core.kv.CheckpointId;
+import dev.moraine.core.kv.KvReader;
+import dev.moraine.core.kv.KvStore;
+import dev.moraine.core.kv.ReaderMode;
+import dev.moraine.core.kv.WriteBatch;
+import dev.moraine.core.kv.WriteReceipt;
+import dev.moraine.core.rows.DuckLakeRowRenderer;
+import dev.moraine.core.rows.DuckLakeRowSet;
+import dev.moraine.store.ObjectStoreSpec;
+import dev.moraine.store.SlateStoreProvider;
+import dev.moraine.store.StoreConfig;
+import dev.moraine.store.StoreSettings;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's code, run as a host would run it on a lake in a local directory: if an example stops
+ * compiling or stops doing what the README says it does, this fails.
+ */
+class ReadmeExamplesTest {
+  @TempDir Path dir;
+
+  private SlateStoreProvider provider() {
+    StoreConfig config =
+        StoreConfig.of(
+                ObjectStoreSpec.localDirectory(dir.resolve("lake")).withoutFsync(), "catalog")
+            .withSettings(StoreSettings.defaults().withFlushTimerOff());
+    return new SlateStoreProvider(config);
+  }
+
+  @Test
+  void usingTheStore() {
+    SlateStoreProvider provider = provider();
+    byte[] key = "k".getBytes(StandardCharsets.UTF_8);
+    byte[] value = "v".getBytes(StandardCharsets.UTF_8);
+    try (KvStore store = provider.openWriter()) {
+      WriteReceipt receipt = store.write(new WriteBatch().put(key, value));
+      store.flushWal();
+      store.awaitDurable(receipt);
+      assertTrue(store.durableSeqnum() >= receipt.seqnum());
+      CheckpointId checkpoint = store.createCheckpoint(Duration.ofMinutes(10));
+      store.write(new WriteBatch().put(key, "later".getBytes(StandardCharsets.UTF_8)));
+      store.flushWal();
+      try (KvReader reader = provider.openReader(ReaderMode.pinned(checkpoint))) {
+        assertArrayEquals(value, reader.get(key), "a pinned reader sees the checkpoint's value");
+      }
+      assertNull(store.get("absent".getBytes(StandardCharsets.UTF_8)));
+    }
+  }
+
+  @Test
+  void committingThenReading() {
+    SlateStoreProvider provider = provider();
+    long ordersId;
+    long created;
+    try (KvStore store = provider.openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      created =
+          catalog.commit(
+              tx -> {
+                long sales =
+                    tx.schemaByName("sales")
+                        .map(SchemaInfo::schemaId)
+                        .orElseGet(() -> tx.createSchema("sales"));
+                long orders =
+                    tx.createTable(
+                        sales,
+                        "orders",
+                        List.of(
+                            ColumnDef.of("id", "int64").notNull(),
+                            ColumnDef.nested("addr", "struct", ColumnDef.of("city", "varchar"))));
+                tx.registerDataFile(
+                    orders, NewDataFile.parquet("part-0.parquet", 1000, 65_536, 4_096));
+                tx.setCommitInfo("etl", "nightly load", null);
+              });
+      CatalogSnapshot head = catalog.snapshot();
+      assertEquals(created, head.snapshotId());
+      SchemaInfo sales = head.schemaByName("sales").orElseThrow();
+      List<TableInfo> tables = head.tablesIn(sales.schemaId());
+      assertEquals(List.of("orders"), tables.stream().map(TableInfo::name).toList());
+      ordersId = tables.get(0).tableId();
+      List<DataFileInfo> files = head.dataFiles(ordersId);
+      assertEquals(1, files.size());
+      assertEquals(1000, files.get(0).recordCount());
+
+      // The same closure again: the schema is found, and the table name is taken.
+      AlreadyExistsException taken =
+          assertThrows(
+              AlreadyExistsException.class,
+              () ->
+                  catalog.commit(
+                      tx -> {
+                        long s =
+                            tx.schemaByName("sales")
+                                .map(SchemaInfo::schemaId)
+                                .orElseGet(() -> tx.createSchema("sales"));
+                        tx.createTable(s, "orders", List.of(ColumnDef.of("id", "int64")));
+                      }));
+      assertEquals(ErrorCode.ALREADY_EXISTS, taken.code());
+
+      long events =
+          catalog
+              .commitReturning(
+                  tx ->
+                      tx.createTable(
+                          sales.schemaId(),
+                          "events",
+                          List.of(ColumnDef.of("id", "int64"), ColumnDef.of("city", "varchar"))))
+              .value();
+      assertEquals(
+          events,
+          catalog.snapshot().tableByName(sales.schemaId(), "events").orElseThrow().tableId());
+      long t1 =
+          catalog.commit(
+              tx -> tx.insertInlined(events, List.of(List.of(1L, "Oslo"), List.of(2L, "Lima"))));
+      assertEquals(
+          List.of(0L, 1L),
+          catalog.snapshot().inlinedRows(events).rows().stream().map(r -> r.rowId()).toList());
+      catalog.commit(tx -> tx.deleteRowInline(events, 0));
+      long flushed =
+          catalog.commit(
+              tx ->
+                  tx.flushInlined(
+                      events,
+                      InlineFlush.of(NewDataFile.parquet("flushed.parquet", 2, 4_096, 512))
+                          .withRowDeletes(
+                              FlushDeleteFile.parquet("flushed-delete.parquet", 900, 700))));
+      CatalogSnapshot after = catalog.snapshotAt(flushed);
+      assertTrue(after.inlinedRows(events).rows().isEmpty(), "the flush retires the inlined rows");
+      assertEquals(1, after.dataFiles(events).size());
+      assertEquals(1, after.deleteFiles(events).size());
+      // The flushed file is dated back to the insert, so reading the insert's snapshot now finds
+      // both rows in the file and none inlined, as DuckLake reads it.
+      CatalogSnapshot atInsert = catalog.snapshotAt(t1);
+      assertTrue(atInsert.inlinedRows(events).rows().isEmpty());
+      assertEquals(
+          List.of(2L), atInsert.dataFiles(events).stream().map(f -> f.recordCount()).toList());
+
+      DuckLakeRowSet rows = DuckLakeRowRenderer.render(catalog.snapshotAt(created));
+      assertTrue(
+          rows.rows("ducklake_table").stream().anyMatch(r -> r.toString().contains("orders")),
+          "ducklake_table renders the table");
+    }
+    try (KvReader reader = provider.openReader(ReaderMode.followLatest());
+        ReadOnlyCatalog catalog = Catalog.openReadOnly(reader, CatalogOptions.defaults())) {
+      CatalogSnapshot head = catalog.snapshot();
+      assertEquals(1, head.dataFiles(ordersId).size(), "a reader sees what the writer committed");
+      assertEquals(2, head.tables().size());
+      assertEquals("orders", catalog.snapshotAt(created).table(ordersId).orElseThrow().name());
+    }
+  }
+}
