@@ -12,7 +12,6 @@ import dev.moraine.core.catalog.MoraineException;
 import dev.moraine.core.catalog.StoreUnavailableException;
 import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.ColumnDef;
-import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.dump.CatalogDump;
 import dev.moraine.core.kv.KvException;
 import dev.moraine.core.kv.KvStore;
@@ -64,27 +63,6 @@ class CommitFaultTest {
   }
 
   /** The history every case starts from: a table and one data file in it. */
-  private static void history(Catalog catalog) {
-    catalog.commit(tx -> tx.createTable(0, "t", List.of(ColumnDef.of("a", "int64"))));
-    catalog.commit(tx -> tx.registerDataFile(1, NewDataFile.parquet("f1", 3, 100, 10)));
-  }
-
-  /**
-   * The commit under test: it creates an entity, changes an existing one (a new file in table 1
-   * moves its stats), and carries commit information, so "all or nothing" covers new records,
-   * overwritten records and the snapshot record.
-   */
-  private static void underTest(Transaction tx) {
-    tx.createTable(0, "u", List.of(ColumnDef.of("b", "varchar")));
-    tx.registerDataFile(1, NewDataFile.parquet("f2", 4, 100, 10));
-    tx.setCommitInfo("me", "under test", null);
-  }
-
-  /** The one field of a dump that two runs of the same history cannot share. */
-  private static String withoutTimes(String dump) {
-    return dump.replaceAll("\"snapshot_time_micros\":\\d+", "\"snapshot_time_micros\":0");
-  }
-
   /**
    * A lake in a named in-memory object store, opened through the call-naming decorator over a
    * fault-injecting object store. Closing it drops the object store.
@@ -120,7 +98,7 @@ class CommitFaultTest {
     static Lake withHistory() {
       String name = "fault-" + UUID.randomUUID();
       Lake first = new Lake(name);
-      history(first.catalog);
+      CommitUnderTest.history(first.catalog);
       first.catalog.close();
       first.store.close();
       first.injector.close();
@@ -183,12 +161,12 @@ class CommitFaultTest {
   private static Reference reference() {
     try (Lake lake = Lake.withHistory()) {
       lake.store.record(-1, null);
-      lake.catalog.commit(CommitFaultTest::underTest);
+      lake.catalog.commit(CommitUnderTest::run);
       List<String> calls = lake.store.calls();
       lake.store.stop();
       lake.catalog.close();
       lake.store.close();
-      return new Reference(calls, withoutTimes(Lake.readBack(lake.inner)));
+      return new Reference(calls, CommitUnderTest.withoutTimes(Lake.readBack(lake.inner)));
     }
   }
 
@@ -226,7 +204,7 @@ class CommitFaultTest {
       Consumer<Transaction> counted =
           tx -> {
             runs[0]++;
-            underTest(tx);
+            CommitUnderTest.run(tx);
           };
       lake.store.record(index, mode);
       boolean submitted =
@@ -260,7 +238,7 @@ class CommitFaultTest {
    * second attempt's calls included.
    */
   private static void racedUnderTest(Lake lake, Transaction tx, int run) {
-    underTest(tx);
+    CommitUnderTest.run(tx);
     if (run == 1) {
       lake.store.unrecorded(
           () ->
@@ -288,7 +266,7 @@ class CommitFaultTest {
           other -> other.createTable(0, "other", List.of(ColumnDef.of("o", "int64"))));
       lake.catalog.close();
       lake.store.close();
-      otherOnly = withoutTimes(Lake.readBack(lake.inner));
+      otherOnly = CommitUnderTest.withoutTimes(Lake.readBack(lake.inner));
     }
     try (Lake lake = Lake.withHistory()) {
       int[] runs = {0};
@@ -308,7 +286,7 @@ class CommitFaultTest {
       lake.catalog.close();
       lake.store.close();
       return new RacedReference(
-          calls, landedAt[0], otherOnly, withoutTimes(Lake.readBack(lake.inner)));
+          calls, landedAt[0], otherOnly, CommitUnderTest.withoutTimes(Lake.readBack(lake.inner)));
     }
   }
 
@@ -362,8 +340,9 @@ class CommitFaultTest {
         assertEquals(CommitOutcomeUnknownException.class, e.getClass(), e.toString());
         assertEquals(ErrorCode.COMMIT_OUTCOME_UNKNOWN, e.code());
         assertEquals(2, runs.get(), "an unknown outcome is never retried");
-        if (!withoutTimes(after).equals(reference.otherOnly())) {
-          assertEquals(reference.both(), withoutTimes(after), "neither without nor with it");
+        if (!CommitUnderTest.withoutTimes(after).equals(reference.otherOnly())) {
+          assertEquals(
+              reference.both(), CommitUnderTest.withoutTimes(after), "neither without nor with it");
         }
       } else {
         assertEquals(StoreUnavailableException.class, e.getClass(), e.toString());
@@ -373,7 +352,7 @@ class CommitFaultTest {
         } else {
           assertEquals(
               reference.otherOnly(),
-              withoutTimes(after),
+              CommitUnderTest.withoutTimes(after),
               "a failure before submission writes nothing of this commit");
         }
       }
@@ -387,7 +366,7 @@ class CommitFaultTest {
     }
     assertEquals(
         expectedAfter,
-        withoutTimes(reopened),
+        CommitUnderTest.withoutTimes(reopened),
         "the reopened catalog is neither the state before the commit nor the state after it");
   }
 
@@ -403,7 +382,7 @@ class CommitFaultTest {
       lake.injector.failLists(0, 1_000, null);
       lake.injector.failPuts(0, 1_000, FaultInjector.MANIFEST, false);
       long walPuts = lake.injector.putCount(FaultInjector.WAL);
-      long landed = lake.catalog.commit(CommitFaultTest::underTest);
+      long landed = lake.catalog.commit(CommitUnderTest::run);
       assertEquals(3, landed);
       assertTrue(
           lake.injector.putCount(FaultInjector.WAL) > walPuts, "the commit's WAL PUT landed");
@@ -452,7 +431,7 @@ class CommitFaultTest {
                   lake.catalog.commit(
                       tx -> {
                         runs[0]++;
-                        underTest(tx);
+                        CommitUnderTest.run(tx);
                       }));
       long met =
           fault.submitted()
