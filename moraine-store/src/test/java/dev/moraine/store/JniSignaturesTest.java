@@ -37,7 +37,8 @@ class JniSignaturesTest {
 
   private static Map<String, JniSignatures.Signature> crate() throws IOException {
     Map<String, JniSignatures.Signature> exports = new TreeMap<>();
-    try (Stream<Path> files = Files.list(property("moraine.native.sources"))) {
+    // Every source file of the crate, modules in subdirectories included.
+    try (Stream<Path> files = Files.walk(property("moraine.native.sources"))) {
       for (Path file : files.filter(f -> f.toString().endsWith(".rs")).toList()) {
         exports.putAll(JniSignatures.parseRust(Files.readString(file)));
       }
