@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -225,7 +226,10 @@ final class CommitRunner {
                 : "option changes")
             + " failed after it reached the store; it may or may not have landed: "
             + cause.getMessage(),
-        cause);
+        cause,
+        staged.mintsSnapshot()
+            ? OptionalLong.of(staged.newHead().getSnapshotId())
+            : OptionalLong.empty());
   }
 
   /**

@@ -11,6 +11,7 @@ import dev.moraine.core.catalog.CommitOutcomeUnknownException;
 import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.FencedException;
 import dev.moraine.core.catalog.MoraineException;
+import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.dump.CatalogDump;
 import dev.moraine.core.kv.KvException;
 import dev.moraine.core.kv.KvStore;
@@ -22,6 +23,8 @@ import dev.moraine.store.StoreConfig;
 import dev.moraine.store.StoreSettings;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -159,6 +162,32 @@ class CommitStoreConditionsTest {
   }
 
   @Test
+  void anUnknownOutcome_isSettledByANewWriterAsTheErrorsPageSays() {
+    try (Lake lake = new Lake(false, Duration.ofSeconds(1))) {
+      lake.injector.holdPuts(FaultInjector.WAL);
+      long id = assertUnknownOutcomeOnce(lake).attemptedSnapshotId().orElseThrow();
+      lake.injector.releasePuts();
+      String reopened = lake.reopenedDump();
+      try (KvStore store = lake.openRival();
+          Catalog again = Catalog.open(store, CatalogOptions.defaults())) {
+        boolean landed =
+            id <= again.head().snapshotId()
+                && again
+                    .snapshotAt(id)
+                    .info()
+                    .commitMessage()
+                    .equals(Optional.of(CommitUnderTest.MESSAGE));
+        // The recipe's answer agrees with what the lake holds: the table the commit creates.
+        assertEquals(landed, again.snapshot().tableByName(0, "u").isPresent(), reopened);
+        // Either way the lake takes the next commit, under the next id.
+        assertEquals(
+            again.head().snapshotId() + 1,
+            again.commit(tx -> tx.createTable(0, "after", List.of(ColumnDef.of("c", "int32")))));
+      }
+    }
+  }
+
+  @Test
   void aFenceWhileTheWalPutIsHeld_endsTheCommitHonestly() throws Exception {
     Reference reference = reference(false);
     try (Lake lake = new Lake(false, Duration.ofSeconds(20))) {
@@ -231,7 +260,7 @@ class CommitStoreConditionsTest {
    * Runs the commit under test on {@code lake}, which must end in an unknown outcome, and checks
    * that the closure ran once: an unknown outcome is never retried.
    */
-  private static void assertUnknownOutcomeOnce(Lake lake) {
+  private static CommitOutcomeUnknownException assertUnknownOutcomeOnce(Lake lake) {
     AtomicInteger runs = new AtomicInteger();
     CommitOutcomeUnknownException e =
         assertThrows(
@@ -244,5 +273,7 @@ class CommitStoreConditionsTest {
                     }));
     assertEquals(ErrorCode.COMMIT_OUTCOME_UNKNOWN, e.code());
     assertEquals(1, runs.get(), "an unknown outcome is never retried");
+    assertEquals(OptionalLong.of(3), e.attemptedSnapshotId(), "the snapshot the commit would mint");
+    return e;
   }
 }

@@ -14,6 +14,9 @@ import java.util.List;
 final class CommitUnderTest {
   private CommitUnderTest() {}
 
+  /** The commit message the commit under test carries. */
+  static final String MESSAGE = "under test";
+
   /** The history every case starts from: a table and one data file in it (snapshots 1 and 2). */
   static void history(Catalog catalog) {
     catalog.commit(tx -> tx.createTable(0, "t", List.of(ColumnDef.of("a", "int64"))));
@@ -24,7 +27,7 @@ final class CommitUnderTest {
   static void run(Transaction tx) {
     tx.createTable(0, "u", List.of(ColumnDef.of("b", "varchar")));
     tx.registerDataFile(1, NewDataFile.parquet("f2", 4, 100, 10));
-    tx.setCommitInfo("me", "under test", null);
+    tx.setCommitInfo("me", MESSAGE, null);
   }
 
   /** A dump with the one field two runs of the same history cannot share zeroed. */
