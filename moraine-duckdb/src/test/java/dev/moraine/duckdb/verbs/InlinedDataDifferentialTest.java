@@ -244,6 +244,19 @@ class InlinedDataDifferentialTest {
             "delete an inlined row of the new schema version",
             List.of("DELETE FROM t WHERE a = 5"),
             tx -> tx.deleteRowInline(1, 24)));
+    s.add(
+        step(
+            "update an inlined row",
+            List.of("UPDATE t SET b = 'ww', c = 8 WHERE a = 6"),
+            tx -> tx.updateRowInline(1, 25, row(6, "ww", 8L))));
+    s.add(
+        step(
+            "update the updated row again, and another row in the same commit",
+            List.of("UPDATE t SET c = c + 1 WHERE a IN (4, 6)"),
+            tx -> {
+              tx.updateRowInline(1, 23, row(4, "z", 8L));
+              tx.updateRowInline(1, 25, row(6, "ww", 9L));
+            }));
     s.addAll(typeSteps());
     return s;
   }

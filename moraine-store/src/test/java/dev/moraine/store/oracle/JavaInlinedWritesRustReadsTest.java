@@ -152,7 +152,7 @@ class JavaInlinedWritesRustReadsTest {
    * Decimals, a date, a time, timestamps of every precision, a timestamptz, a uuid and a blob,
    * inlined by our verbs: the crate decodes the chunks into the same values at every snapshot, and
    * what it reads at the head is the values written (dump format §6.3: decimals as plain text,
-   * temporals as their stored counts, blobs as hex).
+   * temporals as their stored counts, blobs as hex), an updated row's new version included.
    */
   @Test
   void furtherInlinedTypes_readTheSameInTheCrate() throws Exception {
@@ -213,23 +213,50 @@ class JavaInlinedWritesRustReadsTest {
                           UUID.fromString("ffffffff-ffff-ffff-ffff-ffffffffffff"),
                           new byte[0]))));
       catalog.commit(tx -> tx.deleteRowInline(t[0], 1));
+      // 4: an update re-inlines row 2 under its id; the crate ends the old version there.
+      catalog.commit(
+          tx ->
+              tx.updateRowInline(
+                  t[0],
+                  2,
+                  row(
+                      new BigDecimal("7"),
+                      null,
+                      null,
+                      null,
+                      null,
+                      null,
+                      null,
+                      null,
+                      null,
+                      null,
+                      new byte[] {1})));
     }
-    assertSameAtEverySnapshot(lake, 3);
-    JsonNode head = Lakes.lastOf(JsonTrees.parse(oracle.dump(lake)).get("snapshots"));
-    List<String> seen = new ArrayList<>();
-    for (JsonNode table : head.get("tables")) {
-      for (JsonNode r : table.get("inlined_rows")) {
-        seen.add(r.get("row_id") + " " + r.get("values"));
-      }
-    }
+    assertSameAtEverySnapshot(lake, 4);
+    assertEquals(
+        "2 [\"-0.01\",\"-1.5000000000\",-1,0,-1,-1000000,-1,-1,-1,"
+            + "\"ffffffff-ffff-ffff-ffff-ffffffffffff\",\"\"]",
+        rustRows(oracle.dumpAt(lake, 3)).get(1),
+        "before the update, the values before the epoch");
     assertEquals(
         List.of(
             "0 [\"1234567.89\",\"12345678901234567890.0123456789\",19782,49501123456,"
                 + "1709214301123456,1709214301123456,1704067201,1704067201123,"
                 + "1704067201123456789,\"0193a1b2-0000-7000-8000-000000000001\",\"aa00\"]",
-            "2 [\"-0.01\",\"-1.5000000000\",-1,0,-1,-1000000,-1,-1,-1,"
-                + "\"ffffffff-ffff-ffff-ffff-ffffffffffff\",\"\"]"),
-        seen);
+            "2 [\"7.00\",null,null,null,null,null,null,null,null,null,\"01\"]"),
+        rustRows(oracle.dump(lake)));
+  }
+
+  /** The inlined rows of the last snapshot of a dump, as "rowId values". */
+  private static List<String> rustRows(String dump) throws Exception {
+    JsonNode last = Lakes.lastOf(JsonTrees.parse(dump).get("snapshots"));
+    List<String> seen = new ArrayList<>();
+    for (JsonNode table : last.get("tables")) {
+      for (JsonNode r : table.get("inlined_rows")) {
+        seen.add(r.get("row_id") + " " + r.get("values"));
+      }
+    }
+    return seen;
   }
 
   @Test
