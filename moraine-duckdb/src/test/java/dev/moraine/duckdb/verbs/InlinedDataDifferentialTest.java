@@ -374,6 +374,16 @@ class InlinedDataDifferentialTest {
                   tx.insertInlined(
                       tyId, List.of(nulls(column, c.values()[0]), nulls(column, c.values()[1])))));
     }
+    s.add(
+        step(
+            "delete an inlined row of ty",
+            List.of("DELETE FROM ty WHERE d = -0.01"),
+            tx -> tx.deleteRowInline(tyId, 2)));
+    s.add(
+        step(
+            "drop ty: its inlined rows, registration and statistics stay for time travel",
+            List.of("DROP TABLE ty"),
+            tx -> tx.dropTable(tyId)));
     return s;
   }
 
