@@ -182,38 +182,49 @@ final class InlineVerbs {
     run.refuseAfterFlush(tableId, "update rows inline in");
     InlineTableState premise = run.premiseState(tableId);
     Optional<InlineTableState.Chunk> holder = premise.chunkOf(rowId);
-    if (holder.isEmpty()) {
-      refuseSameCommitRow(tableId, rowId, "put the new values in the insert instead");
-      for (DataFileValue file : s.dataFileRecords(tableId)) {
-        if (Long.compareUnsigned(rowId, file.getRowIdStart()) >= 0
-            && Long.compareUnsigned(rowId - file.getRowIdStart(), file.getRecordCount()) < 0) {
-          throw new InvalidArgumentException(
-              "row "
-                  + Long.toUnsignedString(rowId)
-                  + " is in data file "
-                  + Long.toUnsignedString(file.getDataFileId())
-                  + "; only inlined rows are updated in place");
-        }
+    if (holder.isPresent()) {
+      InlineKey.RowTombstone tombstone =
+          new InlineKey.RowTombstone(tableId, rowId, s.newSnapshotId);
+      if (premise.deleted(holder.get(), rowId) || s.inline.touches(tombstone)) {
+        throw gone(tableId, rowId, "was already deleted or updated");
       }
-      throw gone(tableId, rowId, "does not exist");
+      Chunk chunk = prepare(tableId, List.of(values));
+      TableStatsValue stats = s.requireStats(tableId);
+      // Checks are done; from here on everything is staged.
+      stageNewVersion(chunk, stats, rowId);
+      s.inline.put(
+          tombstone, InlineInlineDeleteValue.newBuilder().setEndSnapshot(s.newSnapshotId).build());
+      run.deletedFrom.add(tableId);
+      s.record(
+          DuckLakeOperation.INLINED_DELETE,
+          new ChangeEntry.ById(ChangeKind.INLINED_DELETE, tableId));
+      return;
     }
-    InlineKey.RowTombstone tombstone = new InlineKey.RowTombstone(tableId, rowId, s.newSnapshotId);
-    if (premise.deleted(holder.get(), rowId) || s.inline.touches(tombstone)) {
-      throw gone(tableId, rowId, "was already deleted or updated");
+    // A data-file row: stock DuckLake deletes it inline and inlines its new version under the
+    // same row id.
+    Optional<InlineKey.Record> fileRow = fileRowDelete(tableId, rowId, premise);
+    if (fileRow.isPresent()) {
+      Chunk chunk = prepare(tableId, List.of(values));
+      TableStatsValue stats = s.requireStats(tableId);
+      // Checks are done; from here on everything is staged.
+      stageNewVersion(chunk, stats, rowId);
+      stageFileRowDelete(tableId, fileRow.get());
+      return;
     }
-    Chunk chunk = prepare(tableId, List.of(values));
-    TableStatsValue stats = s.requireStats(tableId);
-    // Checks are done; from here on everything is staged. Stock DuckLake counts the new version
-    // as an inserted row and the ended one stays counted, as for any inline delete.
+    refuseSameCommitRow(tableId, rowId, "put the new values in the insert instead");
+    throw gone(tableId, rowId, "does not exist");
+  }
+
+  /**
+   * Stages the new version of an updated row: its one-row chunk at {@code rowId}, and the table's
+   * record count + 1 (stock DuckLake counts the new version as inserted and, as for any inline
+   * delete, keeps the ended one counted); the next row id stays.
+   */
+  private void stageNewVersion(Chunk chunk, TableStatsValue stats, long rowId) {
     s.staged.put(
-        new EntityKey.TableStats(tableId),
+        new EntityKey.TableStats(chunk.tableId),
         stats.toBuilder().setRecordCount(stats.getRecordCount() + 1).build());
     stage(chunk, rowId);
-    s.inline.put(
-        tombstone, InlineInlineDeleteValue.newBuilder().setEndSnapshot(s.newSnapshotId).build());
-    run.deletedFrom.add(tableId);
-    s.record(
-        DuckLakeOperation.INLINED_DELETE, new ChangeEntry.ById(ChangeKind.INLINED_DELETE, tableId));
   }
 
   /** Refuses a row id this run inlined itself, with {@code advice} on what to do instead. */
@@ -328,6 +339,24 @@ final class InlineVerbs {
           new ChangeEntry.ById(ChangeKind.INLINED_DELETE, tableId));
       return;
     }
+    Optional<InlineKey.Record> fileRow = fileRowDelete(tableId, rowId, premise);
+    if (fileRow.isPresent()) {
+      stageFileRowDelete(tableId, fileRow.get());
+      return;
+    }
+    refuseSameCommitRow(tableId, rowId, "leave it out of the insert instead");
+    throw gone(tableId, rowId, "does not exist");
+  }
+
+  /**
+   * The inline deletion key of {@code rowId} if it is a row of a live data file of the table, after
+   * checking it can be deleted; empty if no live data file holds it. Stages nothing.
+   *
+   * @throws InvalidArgumentException if the file is registered by this commit
+   * @throws NotFoundException if the row was already deleted inline
+   */
+  private Optional<InlineKey.Record> fileRowDelete(
+      long tableId, long rowId, InlineTableState premise) {
     for (DataFileValue file : s.dataFileRecords(tableId)) {
       long start = file.getRowIdStart();
       if (Long.compareUnsigned(rowId, start) < 0
@@ -349,18 +378,20 @@ final class InlineVerbs {
           || s.inline.touches(key)) {
         throw gone(tableId, rowId, "was already deleted");
       }
-      s.inline.put(
-          key, InlineFileDeleteValue.newBuilder().setBeginSnapshot(s.newSnapshotId).build());
-      s.inline.put(
-          new InlineKey.FileDeleteTable(tableId), InlineFileDeleteTableValue.getDefaultInstance());
-      run.deletedFrom.add(tableId);
-      s.record(
-          DuckLakeOperation.INLINED_FILE_DELETE,
-          new ChangeEntry.ById(ChangeKind.INLINED_DELETE, tableId));
-      return;
+      return Optional.of(key);
     }
-    refuseSameCommitRow(tableId, rowId, "leave it out of the insert instead");
-    throw gone(tableId, rowId, "does not exist");
+    return Optional.empty();
+  }
+
+  /** Stages an inline deletion of a data-file row found by {@link #fileRowDelete}. */
+  private void stageFileRowDelete(long tableId, InlineKey.Record key) {
+    s.inline.put(key, InlineFileDeleteValue.newBuilder().setBeginSnapshot(s.newSnapshotId).build());
+    s.inline.put(
+        new InlineKey.FileDeleteTable(tableId), InlineFileDeleteTableValue.getDefaultInstance());
+    run.deletedFrom.add(tableId);
+    s.record(
+        DuckLakeOperation.INLINED_FILE_DELETE,
+        new ChangeEntry.ById(ChangeKind.INLINED_DELETE, tableId));
   }
 
   private static NotFoundException gone(long tableId, long rowId, String why) {

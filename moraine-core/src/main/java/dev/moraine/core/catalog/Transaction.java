@@ -699,23 +699,26 @@ public final class Transaction {
   }
 
   /**
-   * Updates one inlined row in place, as stock DuckLake's UPDATE does with data inlining on: the
-   * row's live version ends at this commit's snapshot (a tombstone) and a new version with {@code
-   * values} (one per top-level column, as {@link #insertInlined} takes them) begins there under the
-   * same row id, in a one-row chunk under the table's current schema version. The table's record
-   * count grows by one (stock DuckLake counts the new version as inserted and, as for any inline
-   * delete, keeps the ended one counted); its next row id stays; its column statistics take in the
-   * new values. The commit records {@code inlined_insert:<table>,inlined_delete:<table>} and
+   * Updates one row in place, as stock DuckLake's UPDATE does with data inlining on: the row's live
+   * version ends at this commit's snapshot (an inlined row by a tombstone, a row of a live data
+   * file by an inlined deletion naming the file and the row's position) and a new version with
+   * {@code values} (one per top-level column, as {@link #insertInlined} takes them) begins there
+   * under the same row id, in a one-row chunk under the table's current schema version. The table's
+   * record count grows by one (stock DuckLake counts the new version as inserted and, as for any
+   * inline delete, keeps the ended one counted); its next row id stays; its column statistics take
+   * in the new values. The commit records {@code inlined_insert:<table>,inlined_delete:<table>} and
    * advances {@code next_file_id} once per table, as an inlined insert does. It races other commits
-   * as an inlined insert and an inline delete of the table together: a concurrent inline delete,
-   * update or flush of the same table is a conflict. A table whose rows were updated cannot be
-   * flushed by {@link #flushInlined} yet (its row ids are no longer one dense range of chunks).
+   * as an inlined insert and an inline delete of the table together: a concurrent inlined insert,
+   * inline delete, update or flush of the same table is a conflict. A table whose rows were updated
+   * cannot be flushed by {@link #flushInlined} yet (its row ids are no longer one dense range of
+   * chunks).
    *
-   * @throws NotFoundException if the table is not live, no inlined row of it has that id, or the
-   *     row was already deleted or updated (by this commit or an earlier one); nothing staged
+   * @throws NotFoundException if the table is not live, no inlined row or live data-file row of it
+   *     has that id, or the row was already deleted or updated (by this commit or an earlier one);
+   *     nothing staged
    * @throws InvalidArgumentException if {@code values} is null or does not fit the table's columns
-   *     (as for {@link #insertInlined}), the row lies in a data file, the row is inlined by this
-   *     same commit, or this commit flushes the table; nothing staged
+   *     (as for {@link #insertInlined}), the row is inlined by this same commit or lies in a data
+   *     file it registers, or this commit flushes the table; nothing staged
    * @throws CorruptionException if the table has no statistics or schema-version record; nothing
    *     staged
    */

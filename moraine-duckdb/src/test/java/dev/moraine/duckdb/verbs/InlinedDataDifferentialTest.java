@@ -257,6 +257,12 @@ class InlinedDataDifferentialTest {
               tx.updateRowInline(1, 23, row(4, "z", 8L));
               tx.updateRowInline(1, 25, row(6, "ww", 9L));
             }));
+    s.add(
+        step(
+            "update a data-file row: deleted inline, re-inlined under its id",
+            // a = 110 is the position-10 row of data file 2, row id 3 + 10.
+            List.of("UPDATE t SET b = 'uf' WHERE a = 110"),
+            tx -> tx.updateRowInline(1, 13, row(110, "uf", null))));
     s.addAll(typeSteps());
     return s;
   }

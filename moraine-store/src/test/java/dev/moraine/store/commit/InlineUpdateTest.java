@@ -130,6 +130,43 @@ class InlineUpdateTest {
     }
   }
 
+  /**
+   * CREATE TABLE u (...); INSERT 20 rows past the inlining limit (a data file, row ids 0 to 19);
+   * UPDATE u SET s = 'upd' WHERE a = 5: stock DuckLake deletes the file row inline and inlines the
+   * new version under the same row id 5 (record_count 21, next_row_id 20).
+   */
+  @Test
+  void updatingADataFileRow_deletesItInline_andReinlinesItUnderItsId() {
+    try (CommitLake lake = new CommitLake()) {
+      lake.catalog.commit(
+          tx ->
+              tx.createTable(
+                  0,
+                  "u",
+                  List.of(
+                      ColumnDef.of("a", "int32"),
+                      ColumnDef.of("s", "varchar"),
+                      ColumnDef.of("d", "decimal(9,2)"))));
+      lake.catalog.commit(
+          tx -> tx.registerDataFile(1, NewDataFile.parquet("f.parquet", 20, 456, 300)));
+      lake.catalog.commit(tx -> tx.updateRowInline(1, 5, row(5, "upd", null)));
+      CatalogSnapshot head = lake.catalog.snapshot();
+      assertEquals("inlined_insert:1,inlined_delete:1", head.snapshotLog().get(3).changesMade());
+      assertEquals(2, head.snapshotLog().get(3).nextFileId());
+      assertEquals(new TableStats(1, 21, 20, 456), head.tableStats(1).orElseThrow());
+      assertEquals(List.of("5 [5, upd, null]"), live(head));
+      assertEquals(
+          List.of("5 at 3"),
+          head.history().inlinedFileDeletes().stream()
+              .map(d -> d.rowId() + " at " + d.beginSnapshot())
+              .toList());
+      // The new version is now the row: a second update ends it by a tombstone.
+      lake.catalog.commit(tx -> tx.updateRowInline(1, 5, row(5, "upd2", null)));
+      assertEquals(List.of("5 [5, upd2, null]"), live(lake.catalog.snapshot()));
+      assertEquals(List.of("5 [5, upd, null]"), live(lake.catalog.snapshotAt(3)));
+    }
+  }
+
   private static void refused(
       CommitLake lake,
       Class<? extends MoraineException> type,
@@ -182,8 +219,11 @@ class InlineUpdateTest {
       refused(
           lake,
           InvalidArgumentException.class,
-          "only inlined rows are updated",
-          tx -> tx.updateRowInline(1, 4, good));
+          "which this commit registers",
+          tx -> {
+            tx.registerDataFile(1, NewDataFile.parquet("h.parquet", 2, 10, 5));
+            tx.updateRowInline(1, 8, good);
+          });
       refused(
           lake,
           InvalidArgumentException.class,
