@@ -192,12 +192,7 @@ final class InlineVerbs {
       TableStatsValue stats = s.requireStats(tableId);
       // Checks are done; from here on everything is staged.
       stageNewVersion(chunk, stats, rowId);
-      s.inline.put(
-          tombstone, InlineInlineDeleteValue.newBuilder().setEndSnapshot(s.newSnapshotId).build());
-      run.deletedFrom.add(tableId);
-      s.record(
-          DuckLakeOperation.INLINED_DELETE,
-          new ChangeEntry.ById(ChangeKind.INLINED_DELETE, tableId));
+      stageTombstone(tombstone);
       return;
     }
     // A data-file row: stock DuckLake deletes it inline and inlines its new version under the
@@ -331,12 +326,7 @@ final class InlineVerbs {
       if (premise.deleted(chunk.get(), rowId) || s.inline.touches(tombstone)) {
         throw gone(tableId, rowId, "was already deleted");
       }
-      s.inline.put(
-          tombstone, InlineInlineDeleteValue.newBuilder().setEndSnapshot(s.newSnapshotId).build());
-      run.deletedFrom.add(tableId);
-      s.record(
-          DuckLakeOperation.INLINED_DELETE,
-          new ChangeEntry.ById(ChangeKind.INLINED_DELETE, tableId));
+      stageTombstone(tombstone);
       return;
     }
     Optional<InlineKey.Record> fileRow = fileRowDelete(tableId, rowId, premise);
@@ -381,6 +371,16 @@ final class InlineVerbs {
       return Optional.of(key);
     }
     return Optional.empty();
+  }
+
+  /** Stages a tombstone ending an inlined row's live version at this commit's snapshot. */
+  private void stageTombstone(InlineKey.RowTombstone tombstone) {
+    s.inline.put(
+        tombstone, InlineInlineDeleteValue.newBuilder().setEndSnapshot(s.newSnapshotId).build());
+    run.deletedFrom.add(tombstone.tableId());
+    s.record(
+        DuckLakeOperation.INLINED_DELETE,
+        new ChangeEntry.ById(ChangeKind.INLINED_DELETE, tombstone.tableId()));
   }
 
   /** Stages an inline deletion of a data-file row found by {@link #fileRowDelete}. */

@@ -35,6 +35,19 @@ class InlineUpdateTest {
    * VALUES (1, 'x', 1.5), (2, 'y', 2.5), (3, 'z', 3.5) (snapshot 2, row ids 0 to 2).
    */
   private static void createU(CommitLake lake) {
+    createTableU(lake);
+    lake.catalog.commit(
+        tx ->
+            tx.insertInlined(
+                1,
+                List.of(
+                    row(1, "x", new BigDecimal("1.5")),
+                    row(2, "y", new BigDecimal("2.5")),
+                    row(3, "z", new BigDecimal("3.5")))));
+  }
+
+  /** CREATE TABLE u (a INTEGER, s VARCHAR, d DECIMAL(9,2)): snapshot 1, table 1. */
+  private static void createTableU(CommitLake lake) {
     lake.catalog.commit(
         tx ->
             tx.createTable(
@@ -44,14 +57,6 @@ class InlineUpdateTest {
                     ColumnDef.of("a", "int32"),
                     ColumnDef.of("s", "varchar"),
                     ColumnDef.of("d", "decimal(9,2)"))));
-    lake.catalog.commit(
-        tx ->
-            tx.insertInlined(
-                1,
-                List.of(
-                    row(1, "x", new BigDecimal("1.5")),
-                    row(2, "y", new BigDecimal("2.5")),
-                    row(3, "z", new BigDecimal("3.5")))));
   }
 
   /** The live inlined rows as "rowId [values]". */
@@ -138,15 +143,7 @@ class InlineUpdateTest {
   @Test
   void updatingADataFileRow_deletesItInline_andReinlinesItUnderItsId() {
     try (CommitLake lake = new CommitLake()) {
-      lake.catalog.commit(
-          tx ->
-              tx.createTable(
-                  0,
-                  "u",
-                  List.of(
-                      ColumnDef.of("a", "int32"),
-                      ColumnDef.of("s", "varchar"),
-                      ColumnDef.of("d", "decimal(9,2)"))));
+      createTableU(lake);
       lake.catalog.commit(
           tx -> tx.registerDataFile(1, NewDataFile.parquet("f.parquet", 20, 456, 300)));
       lake.catalog.commit(tx -> tx.updateRowInline(1, 5, row(5, "upd", null)));
