@@ -8,8 +8,12 @@ use std::io::Cursor;
 use std::sync::Arc;
 
 use arrow::array::{
-    Array, ArrayRef, BooleanArray, Int16Array, Int32Array, Int64Array, Int8Array, LargeStringArray,
-    RecordBatch, StringArray, UInt16Array, UInt32Array, UInt64Array, UInt8Array,
+    Array, ArrayRef, BinaryArray, BooleanArray, Date32Array, Decimal128Array, Int16Array,
+    Int32Array, Int64Array, Int8Array, LargeBinaryArray, LargeStringArray, RecordBatch,
+    StringArray, Time32MillisecondArray, Time32SecondArray, Time64MicrosecondArray,
+    Time64NanosecondArray, TimestampMicrosecondArray, TimestampMillisecondArray,
+    TimestampNanosecondArray, TimestampSecondArray, UInt16Array, UInt32Array, UInt64Array,
+    UInt8Array,
 };
 use arrow::buffer::Buffer;
 use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
@@ -176,8 +180,27 @@ fn value(column: &dyn Array, row: usize) -> Option<Value> {
         UInt8Array,
         UInt16Array,
         UInt32Array,
-        UInt64Array
+        UInt64Array,
+        // Dates, times and timestamps as their stored counts (dump format §6.3).
+        Date32Array,
+        Time32SecondArray,
+        Time32MillisecondArray,
+        Time64MicrosecondArray,
+        Time64NanosecondArray,
+        TimestampSecondArray,
+        TimestampMillisecondArray,
+        TimestampMicrosecondArray,
+        TimestampNanosecondArray
     );
+    if let Some(array) = any.downcast_ref::<Decimal128Array>() {
+        return Some(Value::from(array.value_as_string(row)));
+    }
+    if let Some(array) = any.downcast_ref::<BinaryArray>() {
+        return Some(Value::from(hex(array.value(row))));
+    }
+    if let Some(array) = any.downcast_ref::<LargeBinaryArray>() {
+        return Some(Value::from(hex(array.value(row))));
+    }
     if let Some(array) = any.downcast_ref::<BooleanArray>() {
         return Some(Value::Bool(array.value(row)));
     }
@@ -188,4 +211,9 @@ fn value(column: &dyn Array, row: usize) -> Option<Value> {
         return Some(Value::from(array.value(row)));
     }
     None
+}
+
+/// Bytes as lower-case hex.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

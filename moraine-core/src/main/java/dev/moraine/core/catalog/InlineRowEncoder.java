@@ -1,11 +1,16 @@
 package dev.moraine.core.catalog;
 
-import dev.moraine.core.keyspace.Utf8Order;
 import dev.moraine.core.keyspace.inline.InlineArrow;
 import dev.moraine.core.keyspace.proto.ColumnValue;
 import dev.moraine.core.keyspace.proto.TableColumnStatsValue;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,11 +18,19 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeMicroVector;
+import org.apache.arrow.vector.TimeStampMicroTZVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.TimeStampMilliVector;
+import org.apache.arrow.vector.TimeStampNanoVector;
+import org.apache.arrow.vector.TimeStampSecVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.UInt1Vector;
 import org.apache.arrow.vector.UInt2Vector;
@@ -26,8 +39,6 @@ import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -38,162 +49,18 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * the column statistics DuckLake derives from inlined values (null presence, NaN presence, and
  * minimum and maximum as DuckLake writes them).
  *
- * <p>The column types it can inline are listed in {@link InlineType}; any other type is refused.
+ * <p>The column types it can inline, their Arrow types and the Java values they take are {@link
+ * InlineColumnType}'s and {@link InlineValues}'; the statistics texts {@link InlineStatText}'s.
  * Stateless.
  */
 final class InlineRowEncoder {
   private InlineRowEncoder() {}
 
-  /** The Arrow schema record and chunk body of {@code rows}, already checked by {@link #check}. */
-  record Encoded(byte[] schema, byte[] body) {}
-
-  /** A column type this encoder can inline, with its Arrow type. */
-  enum InlineType {
-    BOOLEAN("boolean", ArrowType.Bool.INSTANCE),
-    INT8("int8", new ArrowType.Int(8, true)),
-    INT16("int16", new ArrowType.Int(16, true)),
-    INT32("int32", new ArrowType.Int(32, true)),
-    INT64("int64", new ArrowType.Int(64, true)),
-    UINT8("uint8", new ArrowType.Int(8, false)),
-    UINT16("uint16", new ArrowType.Int(16, false)),
-    UINT32("uint32", new ArrowType.Int(32, false)),
-    UINT64("uint64", new ArrowType.Int(64, false)),
-    FLOAT32("float32", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)),
-    FLOAT64("float64", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
-    VARCHAR("varchar", ArrowType.Utf8.INSTANCE),
-    BLOB("blob", ArrowType.Binary.INSTANCE);
-
-    final String duckLakeName;
-    final ArrowType arrow;
-
-    InlineType(String duckLakeName, ArrowType arrow) {
-      this.duckLakeName = duckLakeName;
-      this.arrow = arrow;
-    }
-
-    static InlineType of(ColumnValue column) {
-      for (InlineType t : values()) {
-        if (t.duckLakeName.equalsIgnoreCase(column.getColumnType())) {
-          return t;
-        }
-      }
-      throw new InvalidArgumentException(
-          "column '"
-              + column.getColumnName()
-              + "' has type "
-              + column.getColumnType()
-              + ", which cannot be inlined (inlinable types: boolean, signed and unsigned integers"
-              + " of 8 to 64 bits, float32, float64, varchar, blob)");
-    }
-  }
-
   /**
-   * Checks every row against the columns: as many values as columns, each null (where the column
-   * allows nulls) or of the column's Java type and range, and returns the rows' values normalised
-   * (integers as {@link Long}, or {@link BigInteger} for uint64; floats as {@link Float} or {@link
-   * Double}).
-   *
-   * @throws InvalidArgumentException for a row of the wrong width, a null in a NOT NULL column, a
-   *     value of the wrong type or out of range, or a column type that cannot be inlined
+   * The Arrow schema record and chunk body of {@code rows}, already checked by {@link
+   * InlineValues#check}.
    */
-  static List<List<Object>> check(List<ColumnValue> columns, List<List<Object>> rows) {
-    List<InlineType> types = columns.stream().map(InlineType::of).toList();
-    List<List<Object>> out = new ArrayList<>(rows.size());
-    for (int r = 0; r < rows.size(); r++) {
-      List<Object> row = rows.get(r);
-      if (row == null) {
-        throw new InvalidArgumentException("row " + r + " is null");
-      }
-      if (row.size() != columns.size()) {
-        throw new InvalidArgumentException(
-            "row "
-                + r
-                + " has "
-                + row.size()
-                + " values; the table has "
-                + columns.size()
-                + " columns");
-      }
-      List<Object> normal = new ArrayList<>(row.size());
-      for (int c = 0; c < row.size(); c++) {
-        normal.add(value(r, columns.get(c), types.get(c), row.get(c)));
-      }
-      out.add(normal);
-    }
-    return out;
-  }
-
-  private static Object value(int r, ColumnValue column, InlineType type, Object v) {
-    if (v == null) {
-      if (!column.getNullsAllowed()) {
-        throw new InvalidArgumentException(
-            "row "
-                + r
-                + " has a null for column '"
-                + column.getColumnName()
-                + "', which is NOT NULL");
-      }
-      return null;
-    }
-    Object normal =
-        switch (type) {
-          case BOOLEAN -> v instanceof Boolean ? v : null;
-          case INT8 -> ranged(v, -128, 127);
-          case INT16 -> ranged(v, Short.MIN_VALUE, Short.MAX_VALUE);
-          case INT32 -> ranged(v, Integer.MIN_VALUE, Integer.MAX_VALUE);
-          case INT64 -> ranged(v, Long.MIN_VALUE, Long.MAX_VALUE);
-          case UINT8 -> ranged(v, 0, 255);
-          case UINT16 -> ranged(v, 0, 65_535);
-          case UINT32 -> ranged(v, 0, 4_294_967_295L);
-          case UINT64 -> unsigned64(v);
-          case FLOAT32 -> v instanceof Float ? v : null;
-          case FLOAT64 -> v instanceof Double ? v : null;
-          case VARCHAR -> v instanceof String ? v : null;
-          case BLOB -> v instanceof byte[] b ? b.clone() : null;
-        };
-    if (normal == null) {
-      throw new InvalidArgumentException(
-          "row "
-              + r
-              + ": "
-              + describe(v)
-              + " does not fit column '"
-              + column.getColumnName()
-              + "' of type "
-              + column.getColumnType());
-    }
-    return normal;
-  }
-
-  private static String describe(Object v) {
-    return v.getClass().getSimpleName() + " " + (v instanceof byte[] ? "bytes" : String.valueOf(v));
-  }
-
-  /** An integral Byte, Short, Integer or Long within [min, max] as a Long; else null. */
-  private static Object ranged(Object v, long min, long max) {
-    if (!(v instanceof Byte || v instanceof Short || v instanceof Integer || v instanceof Long)) {
-      return null;
-    }
-    long x = ((Number) v).longValue();
-    return x >= min && x <= max ? x : null;
-  }
-
-  private static final BigInteger U64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
-
-  private static Object unsigned64(Object v) {
-    BigInteger x;
-    if (v instanceof BigInteger b) {
-      x = b;
-    } else if (v instanceof Byte
-        || v instanceof Short
-        || v instanceof Integer
-        || v instanceof Long) {
-      x = BigInteger.valueOf(((Number) v).longValue());
-    } else {
-      return null;
-    }
-    return x.signum() >= 0 && x.compareTo(U64_MAX) <= 0 ? x : null;
-  }
+  record Encoded(byte[] schema, byte[] body) {}
 
   /** The schema record and chunk body of checked rows. */
   static Encoded encode(List<ColumnValue> columns, List<List<Object>> rows) {
@@ -204,7 +71,7 @@ final class InlineRowEncoder {
               c.getColumnName(),
               new FieldType(
                   c.getNullsAllowed(),
-                  InlineType.of(c).arrow,
+                  InlineColumnType.of(c).arrow(),
                   null,
                   Map.of("PARQUET:field_id", Long.toUnsignedString(c.getColumnId()))),
               null));
@@ -253,7 +120,23 @@ final class InlineRowEncoder {
     } else if (vector instanceof Float8Vector t) {
       t.setSafe(r, (Double) v);
     } else if (vector instanceof VarCharVector t) {
-      t.setSafe(r, ((String) v).getBytes(StandardCharsets.UTF_8));
+      t.setSafe(r, v.toString().getBytes(StandardCharsets.UTF_8));
+    } else if (vector instanceof DecimalVector t) {
+      t.setSafe(r, (BigDecimal) v);
+    } else if (vector instanceof DateDayVector t) {
+      t.setSafe(r, Math.toIntExact(((LocalDate) v).toEpochDay()));
+    } else if (vector instanceof TimeMicroVector t) {
+      t.setSafe(r, ((LocalTime) v).toNanoOfDay() / 1000);
+    } else if (vector instanceof TimeStampSecVector t) {
+      t.setSafe(r, ((LocalDateTime) v).toEpochSecond(ZoneOffset.UTC));
+    } else if (vector instanceof TimeStampMilliVector t) {
+      t.setSafe(r, epochCount((LocalDateTime) v, 1_000));
+    } else if (vector instanceof TimeStampMicroVector t) {
+      t.setSafe(r, epochCount((LocalDateTime) v, 1_000_000));
+    } else if (vector instanceof TimeStampNanoVector t) {
+      t.setSafe(r, InlineValues.epochNanos((LocalDateTime) v));
+    } else if (vector instanceof TimeStampMicroTZVector t) {
+      t.setSafe(r, epochCount(LocalDateTime.ofInstant((Instant) v, ZoneOffset.UTC), 1_000_000));
     } else if (vector instanceof VarBinaryVector t) {
       t.setSafe(r, (byte[]) v);
     } else {
@@ -262,14 +145,22 @@ final class InlineRowEncoder {
   }
 
   /**
+   * A timestamp as a count of {@code perSecond}ths of a second since 1970-01-01 00:00; exact for
+   * the values {@link InlineValues} lets through (whole units, years 1 to 9999).
+   */
+  private static long epochCount(LocalDateTime t, long perSecond) {
+    return t.toEpochSecond(ZoneOffset.UTC) * perSecond + t.getNano() / (1_000_000_000L / perSecond);
+  }
+
+  /**
    * A column's table statistics after inlining {@code values} (checked, one per row), merged into
    * what the table had ({@code before}, possibly absent): nulls and NaNs present if either side has
    * them; minimum and maximum over both, compared by the column's type and written as DuckLake
-   * writes them. Blob columns get no minimum or maximum.
+   * writes them ({@link InlineStatText}).
    */
   static TableColumnStatsValue mergeStats(
       long tableId, ColumnValue column, List<Object> values, TableColumnStatsValue before) {
-    InlineType type = InlineType.of(column);
+    InlineColumnType type = InlineColumnType.of(column);
     TableColumnStatsValue.Builder b =
         before != null
             ? before.toBuilder()
@@ -279,15 +170,12 @@ final class InlineRowEncoder {
     boolean anyNull = values.stream().anyMatch(v -> v == null);
     b.setContainsNull(
         (before != null && before.hasContainsNull() && before.getContainsNull()) || anyNull);
-    if (type == InlineType.FLOAT32 || type == InlineType.FLOAT64) {
+    if (type.floating()) {
       boolean nan =
           values.stream()
               .anyMatch(v -> v instanceof Float f ? f.isNaN() : v instanceof Double d && d.isNaN());
       b.setContainsNan(
           (before != null && before.hasContainsNan() && before.getContainsNan()) || nan);
-    }
-    if (type == InlineType.BLOB) {
-      return b.build();
     }
     for (Object v : values) {
       if (v == null
@@ -295,49 +183,14 @@ final class InlineRowEncoder {
           || (v instanceof Double d && d.isNaN())) {
         continue;
       }
-      String text = text(v);
-      if (!b.hasMinValue() || compare(type, text, b.getMinValue()) < 0) {
+      String text = InlineStatText.of(type, v);
+      if (!b.hasMinValue() || InlineStatText.compare(type, text, b.getMinValue()) < 0) {
         b.setMinValue(text);
       }
-      if (!b.hasMaxValue() || compare(type, text, b.getMaxValue()) > 0) {
+      if (!b.hasMaxValue() || InlineStatText.compare(type, text, b.getMaxValue()) > 0) {
         b.setMaxValue(text);
       }
     }
     return b.build();
-  }
-
-  private static String text(Object v) {
-    return String.valueOf(v);
-  }
-
-  /** Compares two statistics texts of one type; a text that does not parse sorts first. */
-  private static int compare(InlineType type, String a, String b) {
-    switch (type) {
-      case VARCHAR:
-        return Utf8Order.compare(a, b);
-      case BOOLEAN:
-        return Boolean.compare(Boolean.parseBoolean(a), Boolean.parseBoolean(b));
-      case FLOAT32:
-      case FLOAT64:
-        return Double.compare(parseDouble(a), parseDouble(b));
-      default:
-        return parseInteger(a).compareTo(parseInteger(b));
-    }
-  }
-
-  private static double parseDouble(String s) {
-    try {
-      return Double.parseDouble(s);
-    } catch (NumberFormatException e) {
-      return Double.NEGATIVE_INFINITY;
-    }
-  }
-
-  private static BigInteger parseInteger(String s) {
-    try {
-      return new BigInteger(s);
-    } catch (NumberFormatException e) {
-      return BigInteger.valueOf(Long.MIN_VALUE).subtract(BigInteger.ONE);
-    }
   }
 }

@@ -62,14 +62,10 @@ final class InlineVerbs {
     }
     s.requireTable(tableId);
     run.refuseAfterFlush(tableId, "inline rows into");
-    List<ColumnValue> columns = userColumns(tableId);
-    List<List<Object>> checked = InlineRowEncoder.check(columns, rows);
-    long version = currentSchemaVersion(tableId);
-    InlineRowEncoder.Encoded encoded = InlineRowEncoder.encode(columns, checked);
-    boolean schemaRecorded = schemaAlreadyRecorded(tableId, version, encoded.schema());
+    Chunk chunk = prepare(tableId, rows);
     TableStatsValue stats = s.requireStats(tableId);
     long rowIdStart = stats.getNextRowId();
-    long n = checked.size();
+    long n = chunk.rows.size();
     if (Long.compareUnsigned(rowIdStart + n, rowIdStart) < 0) {
       throw new InvalidArgumentException(
           "the rows would run past the largest row id of table " + Long.toUnsignedString(tableId));
@@ -81,28 +77,65 @@ final class InlineVerbs {
             .setNextRowId(rowIdStart + n)
             .setRecordCount(stats.getRecordCount() + n)
             .build());
+    stage(chunk, rowIdStart);
+    return rowIdStart;
+  }
+
+  /** Checked rows of a table, encoded as one chunk under the table's current schema version. */
+  private record Chunk(
+      long tableId,
+      List<ColumnValue> columns,
+      List<List<Object>> rows,
+      long version,
+      InlineRowEncoder.Encoded encoded,
+      boolean schemaRecorded) {}
+
+  /**
+   * Checks and encodes rows for {@code tableId}; stages nothing.
+   *
+   * @throws InvalidArgumentException as {@link InlineValues#check}, or if the table's schema
+   *     version records another inline schema
+   */
+  private Chunk prepare(long tableId, List<List<Object>> rows) {
+    List<ColumnValue> columns = userColumns(tableId);
+    List<List<Object>> checked = InlineValues.check(columns, rows);
+    long version = currentSchemaVersion(tableId);
+    InlineRowEncoder.Encoded encoded = InlineRowEncoder.encode(columns, checked);
+    boolean schemaRecorded = schemaAlreadyRecorded(tableId, version, encoded.schema());
+    return new Chunk(tableId, columns, checked, version, encoded, schemaRecorded);
+  }
+
+  /**
+   * Stages a prepared chunk with its first row at {@code rowIdStart}: the rows' column statistics,
+   * the version's schema record if it has none, the chunk and its locator, the table's one {@code
+   * next_file_id} step, and {@code inlined_insert}. The caller stages the table's row counts.
+   */
+  private void stage(Chunk chunk, long rowIdStart) {
+    long tableId = chunk.tableId;
+    long n = chunk.rows.size();
     // Stock DuckLake keeps a table's column statistics once it has any: it merges the new values
     // into the columns that have statistics and leaves a column without (one added after rows
     // were written) without; a table with none yet gets them for every column.
     boolean statsStarted = !s.tableColumnStatsRecords(tableId).isEmpty();
-    for (int c = 0; c < columns.size(); c++) {
-      ColumnValue column = columns.get(c);
+    for (int c = 0; c < chunk.columns.size(); c++) {
+      ColumnValue column = chunk.columns.get(c);
       EntityKey key = new EntityKey.TableColumnStats(tableId, column.getColumnId());
       TableColumnStatsValue before = s.staged.get(key, TableColumnStatsValue.class).orElse(null);
       if (statsStarted && before == null) {
         continue;
       }
-      List<Object> values = new ArrayList<>(checked.size());
-      for (List<Object> row : checked) {
+      List<Object> values = new ArrayList<>(chunk.rows.size());
+      for (List<Object> row : chunk.rows) {
         values.add(row.get(c));
       }
       s.staged.put(key, InlineRowEncoder.mergeStats(tableId, column, values, before));
     }
-    if (!schemaRecorded) {
+    long version = chunk.version;
+    if (!chunk.schemaRecorded) {
       s.inline.put(
           new InlineKey.Schema(tableId, version),
           InlineSchemaValue.newBuilder()
-              .setArrowSchema(com.google.protobuf.ByteString.copyFrom(encoded.schema()))
+              .setArrowSchema(com.google.protobuf.ByteString.copyFrom(chunk.encoded.schema()))
               .build());
     }
     long seq = chunkSeqs.merge(List.of(tableId, version), 1L, Long::sum) - 1;
@@ -110,7 +143,7 @@ final class InlineVerbs {
     s.inline.put(
         InlineKey.Record.live(op),
         InlineChunkValue.newBuilder()
-            .setBody(com.google.protobuf.ByteString.copyFrom(encoded.body()))
+            .setBody(com.google.protobuf.ByteString.copyFrom(chunk.encoded.body()))
             .setRowIdStart(rowIdStart)
             .setRowCount(n)
             .build());
@@ -131,7 +164,77 @@ final class InlineVerbs {
         .add(new long[] {rowIdStart, rowIdStart + n});
     s.record(
         DuckLakeOperation.INLINED_INSERT, new ChangeEntry.ById(ChangeKind.INLINED_INSERT, tableId));
-    return rowIdStart;
+  }
+
+  // ---- update ----------------------------------------------------------------------------------
+
+  /**
+   * Re-inlines an inlined row under its id, as stock DuckLake's UPDATE of an inlined row does: the
+   * live version gets a tombstone at this commit's snapshot, and a one-row chunk holding the new
+   * values begins there under the table's current schema version. The table's record count grows by
+   * one and its next row id stays; the column statistics take in the new values.
+   */
+  void updateRow(long tableId, long rowId, List<Object> values) {
+    if (values == null) {
+      throw new InvalidArgumentException("an inline update needs the row's new values");
+    }
+    s.requireTable(tableId);
+    run.refuseAfterFlush(tableId, "update rows inline in");
+    InlineTableState premise = run.premiseState(tableId);
+    Optional<InlineTableState.Chunk> holder = premise.chunkOf(rowId);
+    if (holder.isPresent()) {
+      InlineKey.RowTombstone tombstone =
+          new InlineKey.RowTombstone(tableId, rowId, s.newSnapshotId);
+      if (premise.deleted(holder.get(), rowId) || s.inline.touches(tombstone)) {
+        throw gone(tableId, rowId, "was already deleted or updated");
+      }
+      Chunk chunk = prepare(tableId, List.of(values));
+      TableStatsValue stats = s.requireStats(tableId);
+      // Checks are done; from here on everything is staged.
+      stageNewVersion(chunk, stats, rowId);
+      stageTombstone(tombstone);
+      return;
+    }
+    // A data-file row: stock DuckLake deletes it inline and inlines its new version under the
+    // same row id.
+    Optional<InlineKey.Record> fileRow = fileRowDelete(tableId, rowId, premise);
+    if (fileRow.isPresent()) {
+      Chunk chunk = prepare(tableId, List.of(values));
+      TableStatsValue stats = s.requireStats(tableId);
+      // Checks are done; from here on everything is staged.
+      stageNewVersion(chunk, stats, rowId);
+      stageFileRowDelete(tableId, fileRow.get());
+      return;
+    }
+    refuseSameCommitRow(tableId, rowId, "put the new values in the insert instead");
+    throw gone(tableId, rowId, "does not exist");
+  }
+
+  /**
+   * Stages the new version of an updated row: its one-row chunk at {@code rowId}, and the table's
+   * record count + 1 (stock DuckLake counts the new version as inserted and, as for any inline
+   * delete, keeps the ended one counted); the next row id stays.
+   */
+  private void stageNewVersion(Chunk chunk, TableStatsValue stats, long rowId) {
+    s.staged.put(
+        new EntityKey.TableStats(chunk.tableId),
+        stats.toBuilder().setRecordCount(stats.getRecordCount() + 1).build());
+    stage(chunk, rowId);
+  }
+
+  /** Refuses a row id this run inlined itself, with {@code advice} on what to do instead. */
+  private void refuseSameCommitRow(long tableId, long rowId, String advice) {
+    for (long[] range : run.insertedRanges.getOrDefault(tableId, List.of())) {
+      if (Long.compareUnsigned(rowId, range[0]) >= 0 && Long.compareUnsigned(rowId, range[1]) < 0) {
+        throw new InvalidArgumentException(
+            "row "
+                + Long.toUnsignedString(rowId)
+                + " of table "
+                + Long.toUnsignedString(tableId)
+                + " is inlined by this same commit; "
+                + advice);
+      }
+    }
   }
 
   /** The table's top-level live columns in table order: the fields of its inline chunks. */
@@ -223,14 +326,27 @@ final class InlineVerbs {
       if (premise.deleted(chunk.get(), rowId) || s.inline.touches(tombstone)) {
         throw gone(tableId, rowId, "was already deleted");
       }
-      s.inline.put(
-          tombstone, InlineInlineDeleteValue.newBuilder().setEndSnapshot(s.newSnapshotId).build());
-      run.deletedFrom.add(tableId);
-      s.record(
-          DuckLakeOperation.INLINED_DELETE,
-          new ChangeEntry.ById(ChangeKind.INLINED_DELETE, tableId));
+      stageTombstone(tombstone);
       return;
     }
+    Optional<InlineKey.Record> fileRow = fileRowDelete(tableId, rowId, premise);
+    if (fileRow.isPresent()) {
+      stageFileRowDelete(tableId, fileRow.get());
+      return;
+    }
+    refuseSameCommitRow(tableId, rowId, "leave it out of the insert instead");
+    throw gone(tableId, rowId, "does not exist");
+  }
+
+  /**
+   * The inline deletion key of {@code rowId} if it is a row of a live data file of the table, after
+   * checking it can be deleted; empty if no live data file holds it. Stages nothing.
+   *
+   * @throws InvalidArgumentException if the file is registered by this commit
+   * @throws NotFoundException if the row was already deleted inline
+   */
+  private Optional<InlineKey.Record> fileRowDelete(
+      long tableId, long rowId, InlineTableState premise) {
     for (DataFileValue file : s.dataFileRecords(tableId)) {
       long start = file.getRowIdStart();
       if (Long.compareUnsigned(rowId, start) < 0
@@ -252,27 +368,30 @@ final class InlineVerbs {
           || s.inline.touches(key)) {
         throw gone(tableId, rowId, "was already deleted");
       }
-      s.inline.put(
-          key, InlineFileDeleteValue.newBuilder().setBeginSnapshot(s.newSnapshotId).build());
-      s.inline.put(
-          new InlineKey.FileDeleteTable(tableId), InlineFileDeleteTableValue.getDefaultInstance());
-      run.deletedFrom.add(tableId);
-      s.record(
-          DuckLakeOperation.INLINED_FILE_DELETE,
-          new ChangeEntry.ById(ChangeKind.INLINED_DELETE, tableId));
-      return;
+      return Optional.of(key);
     }
-    for (long[] range : run.insertedRanges.getOrDefault(tableId, List.of())) {
-      if (Long.compareUnsigned(rowId, range[0]) >= 0 && Long.compareUnsigned(rowId, range[1]) < 0) {
-        throw new InvalidArgumentException(
-            "row "
-                + Long.toUnsignedString(rowId)
-                + " of table "
-                + Long.toUnsignedString(tableId)
-                + " is inlined by this same commit; leave it out of the insert instead");
-      }
-    }
-    throw gone(tableId, rowId, "does not exist");
+    return Optional.empty();
+  }
+
+  /** Stages a tombstone ending an inlined row's live version at this commit's snapshot. */
+  private void stageTombstone(InlineKey.RowTombstone tombstone) {
+    s.inline.put(
+        tombstone, InlineInlineDeleteValue.newBuilder().setEndSnapshot(s.newSnapshotId).build());
+    run.deletedFrom.add(tombstone.tableId());
+    s.record(
+        DuckLakeOperation.INLINED_DELETE,
+        new ChangeEntry.ById(ChangeKind.INLINED_DELETE, tombstone.tableId()));
+  }
+
+  /** Stages an inline deletion of a data-file row found by {@link #fileRowDelete}. */
+  private void stageFileRowDelete(long tableId, InlineKey.Record key) {
+    s.inline.put(key, InlineFileDeleteValue.newBuilder().setBeginSnapshot(s.newSnapshotId).build());
+    s.inline.put(
+        new InlineKey.FileDeleteTable(tableId), InlineFileDeleteTableValue.getDefaultInstance());
+    run.deletedFrom.add(tableId);
+    s.record(
+        DuckLakeOperation.INLINED_FILE_DELETE,
+        new ChangeEntry.ById(ChangeKind.INLINED_DELETE, tableId));
   }
 
   private static NotFoundException gone(long tableId, long rowId, String why) {

@@ -671,8 +671,14 @@ public final class Transaction {
    * allows nulls), a {@code Boolean} for boolean, a {@code Byte}, {@code Short}, {@code Integer} or
    * {@code Long} within range for the signed and unsigned integer types ({@code BigInteger} also
    * for uint64), a {@code Float} for float32, a {@code Double} for float64, a {@code String} for
-   * varchar, a {@code byte[]} for blob. The table's record count and next row id grow by the row
-   * count, its column statistics take in the values, and the commit records {@code
+   * varchar, a {@code byte[]} for blob, a {@code BigDecimal} for {@code decimal(p,s)} (at most s
+   * decimal places and p - s integer digits), a {@code LocalDate} for date, a {@code LocalTime} of
+   * whole microseconds for time, a {@code LocalDateTime} for timestamp, timestamp_s, timestamp_ms
+   * and timestamp_ns (of whole microseconds, seconds, milliseconds or nanoseconds), an {@code
+   * Instant} of whole microseconds for timestamptz, a {@code UUID} for uuid. Dates and timestamps
+   * must lie in the years 1 to 9999 (UTC for an instant), a timestamp_ns between 1677-09-21 and
+   * 2262-04-11. Nested columns cannot be inlined yet. The table's record count and next row id grow
+   * by the row count, its column statistics take in the values, and the commit records {@code
    * inlined_insert:<table>} and advances {@code next_file_id} once per table, as stock DuckLake
    * does. A concurrent insert into the same table is a benign race: the re-run takes the next free
    * row ids.
@@ -680,15 +686,45 @@ public final class Transaction {
    * @return the row id of the first row
    * @throws NotFoundException if the table is not live; nothing staged
    * @throws InvalidArgumentException if there are no rows, a row has the wrong number of values, a
-   *     value does not fit its column's type, a NOT NULL column gets a null, a column's type cannot
-   *     be inlined (only the types above can), the table's schema version already records a
-   *     different inline schema, or this commit flushes the table; nothing staged
+   *     value does not fit its column's type (wrong Java type, out of range, or finer than the
+   *     type's precision), a NOT NULL column gets a null, a column's type cannot be inlined (only
+   *     the types above can), the table's schema version already records a different inline schema,
+   *     or this commit flushes the table; nothing staged
    * @throws CorruptionException if the table has no statistics or schema-version record; nothing
    *     staged
    */
   public long insertInlined(long tableId, List<List<Object>> rows) {
     ensureOpen();
     return inlined.insert(tableId, rows);
+  }
+
+  /**
+   * Updates one row in place, as stock DuckLake's UPDATE does with data inlining on: the row's live
+   * version ends at this commit's snapshot (an inlined row by a tombstone, a row of a live data
+   * file by an inlined deletion naming the file and the row's position) and a new version with
+   * {@code values} (one per top-level column, as {@link #insertInlined} takes them) begins there
+   * under the same row id, in a one-row chunk under the table's current schema version. The table's
+   * record count grows by one (stock DuckLake counts the new version as inserted and, as for any
+   * inline delete, keeps the ended one counted); its next row id stays; its column statistics take
+   * in the new values. The commit records {@code inlined_insert:<table>,inlined_delete:<table>} and
+   * advances {@code next_file_id} once per table, as an inlined insert does. It races other commits
+   * as an inlined insert and an inline delete of the table together: a concurrent inlined insert,
+   * inline delete, update or flush of the same table is a conflict. A table whose rows were updated
+   * cannot be flushed by {@link #flushInlined} yet (its row ids are no longer one dense range of
+   * chunks).
+   *
+   * @throws NotFoundException if the table is not live, no inlined row or live data-file row of it
+   *     has that id, or the row was already deleted or updated (by this commit or an earlier one);
+   *     nothing staged
+   * @throws InvalidArgumentException if {@code values} is null or does not fit the table's columns
+   *     (as for {@link #insertInlined}), the row is inlined by this same commit or lies in a data
+   *     file it registers, or this commit flushes the table; nothing staged
+   * @throws CorruptionException if the table has no statistics or schema-version record; nothing
+   *     staged
+   */
+  public void updateRowInline(long tableId, long rowId, List<Object> values) {
+    ensureOpen();
+    inlined.updateRow(tableId, rowId, values);
   }
 
   /**

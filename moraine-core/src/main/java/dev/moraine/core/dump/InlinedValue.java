@@ -2,12 +2,18 @@ package dev.moraine.core.dump;
 
 import dev.moraine.core.catalog.model.InlinedRows;
 import dev.moraine.core.catalog.model.TableInfo;
+import java.math.BigDecimal;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.HexFormat;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
  * One inlined cell as JSON, by its Arrow type (docs/dump-format.md §6.3): a null is null; integers
- * of every width and signedness, booleans and strings have a form; a value of any other type is
- * refused.
+ * of every width and signedness, booleans, strings, decimals, dates, times, timestamps and binaries
+ * have a form; a value of any other type is refused.
  */
 final class InlinedValue {
   private InlinedValue() {}
@@ -32,6 +38,31 @@ final class InlinedValue {
     if (type instanceof ArrowType.Utf8 || type instanceof ArrowType.LargeUtf8) {
       return cell.toString();
     }
+    if (type instanceof ArrowType.Decimal) {
+      return ((BigDecimal) cell).toPlainString();
+    }
+    if (type instanceof ArrowType.Date date && date.getUnit() == DateUnit.DAY) {
+      return ((Number) cell).longValue();
+    }
+    if (type instanceof ArrowType.Time time) {
+      // Arrow Java hands out a millisecond time as a LocalDateTime on 1970-01-01, the others as
+      // the stored count.
+      return cell instanceof LocalDateTime t
+          ? t.toLocalTime().toNanoOfDay() / perNano(time.getUnit())
+          : ((Number) cell).longValue();
+    }
+    if (type instanceof ArrowType.Timestamp timestamp) {
+      // A timestamp without a zone comes as a LocalDateTime, one with a zone as the stored count.
+      if (cell instanceof LocalDateTime t) {
+        long perSecond = 1_000_000_000L / perNano(timestamp.getUnit());
+        return t.toEpochSecond(ZoneOffset.UTC) * perSecond
+            + t.getNano() / perNano(timestamp.getUnit());
+      }
+      return ((Number) cell).longValue();
+    }
+    if (type instanceof ArrowType.Binary || type instanceof ArrowType.LargeBinary) {
+      return HexFormat.of().formatHex((byte[]) cell);
+    }
     throw new UnrenderableValueException(
         "table "
             + table.name()
@@ -45,6 +76,16 @@ final class InlinedValue {
             + type
             + " has no rendering in "
             + CatalogDump.FORMAT);
+  }
+
+  /** Nanoseconds in one of the unit. */
+  private static long perNano(TimeUnit unit) {
+    return switch (unit) {
+      case SECOND -> 1_000_000_000L;
+      case MILLISECOND -> 1_000_000L;
+      case MICROSECOND -> 1_000L;
+      case NANOSECOND -> 1L;
+    };
   }
 
   private static Object signed(Object cell) {

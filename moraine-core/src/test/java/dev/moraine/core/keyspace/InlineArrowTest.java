@@ -18,6 +18,7 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -232,6 +233,42 @@ class InlineArrowTest {
       assertEquals(
           rustVector("java-chunk"),
           java.util.HexFormat.of().formatHex(InlineArrow.encodeChunk(root)));
+    }
+  }
+
+  /**
+   * A decimal with exactly its precision's digits decodes (Arrow Java's own full validation refuses
+   * it); one digit more is refused as damage.
+   */
+  @Test
+  void decimals_decode_upToTheirPrecision_andNoFurther() {
+    Schema schema =
+        new Schema(
+            List.of(
+                new Field("d", FieldType.nullable(new ArrowType.Decimal(3, 1, 128)), List.of())));
+    for (long unscaled : new long[] {999, -999, 1000}) {
+      try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+        DecimalVector d = (DecimalVector) root.getVector(0);
+        d.allocateNew();
+        d.set(0, unscaled);
+        d.setNull(1);
+        root.setRowCount(2);
+        byte[] body = InlineArrow.encodeChunk(root);
+        if (Math.abs(unscaled) < 1000) {
+          try (VectorSchemaRoot back =
+              InlineArrow.decodeChunk(CHUNK_KEY, schema, body, 2, allocator)) {
+            assertEquals(
+                java.math.BigDecimal.valueOf(unscaled, 1),
+                ((DecimalVector) back.getVector(0)).getObject(0));
+          }
+        } else {
+          KeyspaceDataException e =
+              assertThrows(
+                  KeyspaceDataException.class,
+                  () -> InlineArrow.decodeChunk(CHUNK_KEY, schema, body, 2, allocator).close());
+          assertTrue(e.getMessage().contains("more than 3 digits"), e.getMessage());
+        }
+      }
     }
   }
 }

@@ -13,13 +13,20 @@ import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
 import dev.moraine.core.rows.DuckLakeRowSet;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
+import dev.moraine.ducklake.types.DuckLakeType;
+import java.math.BigDecimal;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -237,7 +244,162 @@ class InlinedDataDifferentialTest {
             "delete an inlined row of the new schema version",
             List.of("DELETE FROM t WHERE a = 5"),
             tx -> tx.deleteRowInline(1, 24)));
+    s.add(
+        step(
+            "update an inlined row",
+            List.of("UPDATE t SET b = 'ww', c = 8 WHERE a = 6"),
+            tx -> tx.updateRowInline(1, 25, row(6, "ww", 8L))));
+    s.add(
+        step(
+            "update the updated row again, and another row in the same commit",
+            List.of("UPDATE t SET c = c + 1 WHERE a IN (4, 6)"),
+            tx -> {
+              tx.updateRowInline(1, 23, row(4, "z", 8L));
+              tx.updateRowInline(1, 25, row(6, "ww", 9L));
+            }));
+    s.add(
+        step(
+            "update a data-file row: deleted inline, re-inlined under its id",
+            // a = 110 is the position-10 row of data file 2, row id 3 + 10.
+            List.of("UPDATE t SET b = 'uf' WHERE a = 110"),
+            tx -> tx.updateRowInline(1, 13, row(110, "uf", null))));
+    s.addAll(typeSteps());
     return s;
+  }
+
+  /**
+   * One column of table ty per type inlined beyond the integers, booleans, floats and varchar: its
+   * SQL type, two SQL literals, and the Java values our verb takes for them.
+   */
+  private record TypedColumn(String name, String sqlType, String sql, Object... values) {}
+
+  private static final List<TypedColumn> TYPED =
+      List.of(
+          new TypedColumn(
+              "d", "DECIMAL(9,2)", "1234567.89), (-0.01", bd("1234567.89"), bd("-0.01")),
+          new TypedColumn(
+              "d38",
+              "DECIMAL(38,10)",
+              "12345678901234567890.0123456789), (-1.5",
+              bd("12345678901234567890.0123456789"),
+              bd("-1.5000000000")),
+          new TypedColumn(
+              "dt",
+              "DATE",
+              "DATE '2024-02-29'), (DATE '0001-01-01'",
+              LocalDate.of(2024, 2, 29),
+              LocalDate.of(1, 1, 1)),
+          new TypedColumn(
+              "tm",
+              "TIME",
+              "TIME '13:45:01.5'), (TIME '00:00:00'",
+              LocalTime.of(13, 45, 1, 500_000_000),
+              LocalTime.MIDNIGHT),
+          new TypedColumn(
+              "ts",
+              "TIMESTAMP",
+              "TIMESTAMP '1969-12-31 23:59:59.999999'), (TIMESTAMP '2024-01-01 00:00:00.120'",
+              LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000),
+              LocalDateTime.of(2024, 1, 1, 0, 0, 0, 120_000_000)),
+          new TypedColumn(
+              "tsz",
+              "TIMESTAMPTZ",
+              "TIMESTAMPTZ '2024-02-29 13:45:01.123456+00'), (TIMESTAMPTZ '1900-01-01 00:00:00+00'",
+              Instant.parse("2024-02-29T13:45:01.123456Z"),
+              Instant.parse("1900-01-01T00:00:00Z")),
+          new TypedColumn(
+              "ts_s",
+              "TIMESTAMP_S",
+              "TIMESTAMP_S '2024-01-01 00:00:01'), (TIMESTAMP_S '9999-12-31 23:59:59'",
+              LocalDateTime.of(2024, 1, 1, 0, 0, 1),
+              LocalDateTime.of(9999, 12, 31, 23, 59, 59)),
+          new TypedColumn(
+              "ts_ms",
+              "TIMESTAMP_MS",
+              "TIMESTAMP_MS '2024-01-01 00:00:01.123'), (TIMESTAMP_MS '2024-01-01 00:00:01.1'",
+              LocalDateTime.of(2024, 1, 1, 0, 0, 1, 123_000_000),
+              LocalDateTime.of(2024, 1, 1, 0, 0, 1, 100_000_000)),
+          new TypedColumn(
+              "ts_ns",
+              "TIMESTAMP_NS",
+              "TIMESTAMP_NS '2024-01-01 00:00:01.123456789'), (TIMESTAMP_NS '2024-01-01 00:00:00'",
+              LocalDateTime.of(2024, 1, 1, 0, 0, 1, 123_456_789),
+              LocalDateTime.of(2024, 1, 1, 0, 0)),
+          new TypedColumn(
+              "u",
+              "UUID",
+              "'0193a1b2-0000-7000-8000-000000000001'), ('ffffffff-ffff-ffff-ffff-ffffffffffff'",
+              UUID.fromString("0193a1b2-0000-7000-8000-000000000001"),
+              UUID.fromString("ffffffff-ffff-ffff-ffff-ffffffffffff")),
+          new TypedColumn(
+              "bl",
+              "BLOB",
+              "'\\xAA\\x00a\\x5Cb'::BLOB), ('\\x01zz'::BLOB",
+              new byte[] {(byte) 0xaa, 0, 'a', '\\', 'b'},
+              new byte[] {1, 'z', 'z'}));
+
+  private static BigDecimal bd(String text) {
+    return new BigDecimal(text);
+  }
+
+  /** Table ty's id on our side, taken when the step creating it runs. */
+  private static long tyId;
+
+  /**
+   * Table ty with one column per type of {@link #TYPED}, created with a row of nulls inlined in the
+   * same transaction; then, per type, an INSERT of its two values (the other columns null).
+   */
+  private static List<SqlStep> typeSteps() {
+    List<SqlStep> s = new ArrayList<>();
+    List<String> defs = new ArrayList<>();
+    List<ColumnDef> columns = new ArrayList<>();
+    for (TypedColumn c : TYPED) {
+      defs.add(c.name() + " " + c.sqlType());
+      columns.add(ColumnDef.of(c.name(), DuckLakeType.parse(c.sqlType().toLowerCase()).format()));
+    }
+    s.add(
+        step(
+            "create a table of the further inlinable types, inlining a row of nulls",
+            List.of(
+                "BEGIN",
+                "CREATE TABLE ty (" + String.join(", ", defs) + ")",
+                "INSERT INTO ty DEFAULT VALUES",
+                "COMMIT"),
+            tx -> {
+              tyId = tx.createTable(0, "ty", columns);
+              tx.insertInlined(tyId, List.of(nulls(-1, null)));
+            }));
+    for (int i = 0; i < TYPED.size(); i++) {
+      TypedColumn c = TYPED.get(i);
+      int column = i;
+      s.add(
+          step(
+              "inline " + c.sqlType(),
+              List.of("INSERT INTO ty (" + c.name() + ") VALUES (" + c.sql() + ")"),
+              tx ->
+                  tx.insertInlined(
+                      tyId, List.of(nulls(column, c.values()[0]), nulls(column, c.values()[1])))));
+    }
+    s.add(
+        step(
+            "delete an inlined row of ty",
+            List.of("DELETE FROM ty WHERE d = -0.01"),
+            tx -> tx.deleteRowInline(tyId, 2)));
+    s.add(
+        step(
+            "drop ty: its inlined rows, registration and statistics stay for time travel",
+            List.of("DROP TABLE ty"),
+            tx -> tx.dropTable(tyId)));
+    return s;
+  }
+
+  /** A row of ty holding {@code value} in column {@code column} and nulls elsewhere. */
+  private static List<Object> nulls(int column, Object value) {
+    List<Object> r = new ArrayList<>();
+    for (int i = 0; i < TYPED.size(); i++) {
+      r.add(i == column ? value : null);
+    }
+    return r;
   }
 
   @TestFactory

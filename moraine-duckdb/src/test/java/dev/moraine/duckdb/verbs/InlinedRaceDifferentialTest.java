@@ -169,6 +169,60 @@ class InlinedRaceDifferentialTest {
             "CALL ducklake_flush_inlined_data('lake')",
             flush(),
             true));
+    p.add(
+        new Pair(
+            "inlined update/inlined delete of the same row",
+            false,
+            "UPDATE t SET b = 'yy' WHERE a = 2",
+            verbs(tx -> tx.updateRowInline(1, 1, row(2, "yy"))),
+            "DELETE FROM t WHERE a = 2",
+            verbs(tx -> tx.deleteRowInline(1, 1)),
+            true));
+    p.add(
+        new Pair(
+            "inlined delete/inlined update of the same row",
+            false,
+            "DELETE FROM t WHERE a = 2",
+            verbs(tx -> tx.deleteRowInline(1, 1)),
+            "UPDATE t SET b = 'yy' WHERE a = 2",
+            verbs(tx -> tx.updateRowInline(1, 1, row(2, "yy"))),
+            true));
+    p.add(
+        new Pair(
+            "inlined update/inlined update of another row",
+            false,
+            "UPDATE t SET b = 'xx' WHERE a = 1",
+            verbs(tx -> tx.updateRowInline(1, 0, row(1, "xx"))),
+            "UPDATE t SET b = 'yy' WHERE a = 2",
+            verbs(tx -> tx.updateRowInline(1, 1, row(2, "yy"))),
+            true));
+    p.add(
+        new Pair(
+            "inlined insert/inlined update",
+            false,
+            "INSERT INTO t VALUES (3, 'z')",
+            verbs(tx -> tx.insertInlined(1, List.of(row(3, "z")))),
+            "UPDATE t SET b = 'yy' WHERE a = 2",
+            verbs(tx -> tx.updateRowInline(1, 1, row(2, "yy"))),
+            true));
+    p.add(
+        new Pair(
+            "inlined update/flush",
+            false,
+            "UPDATE t SET b = 'yy' WHERE a = 2",
+            verbs(tx -> tx.updateRowInline(1, 1, row(2, "yy"))),
+            "CALL ducklake_flush_inlined_data('lake')",
+            flush(),
+            true));
+    p.add(
+        new Pair(
+            "flush/inlined update",
+            false,
+            "CALL ducklake_flush_inlined_data('lake')",
+            flush(),
+            "UPDATE t SET b = 'yy' WHERE a = 2",
+            verbs(tx -> tx.updateRowInline(1, 1, row(2, "yy"))),
+            true));
     // Table t also holds a data file of 20 rows, a = 0..19, row ids 2..21 (data file 1).
     p.add(
         new Pair(

@@ -3,8 +3,15 @@ package dev.moraine.duckdb.verbs;
 import dev.moraine.core.rows.DuckLakeRowSet;
 import dev.moraine.core.rows.InlinedTable;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
+import java.math.BigDecimal;
+import java.sql.Blob;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +21,11 @@ import java.util.TreeMap;
  * Compares the on-demand tables of inlined data, {@code ducklake_inlined_data_<t>_<v>} and {@code
  * ducklake_inlined_delete_<t>}, between a stock DuckLake catalog (the tables its metadata file
  * holds) and our rendering of a snapshot: the same table names, and in each the same rows, as
- * sorted lists. Values compare as numbers when numeric and as text otherwise; nothing is masked.
+ * sorted lists. Values compare in one form per kind, whichever side they come from (DuckDB's JDBC
+ * objects, or Arrow Java's cells of our chunks): a decimal as its plain text, a date as its day
+ * number, a time as microseconds since midnight, a timestamp without zone as its local date-time,
+ * one with a zone as microseconds since the epoch, a blob as hex, other numbers as integers, and
+ * anything else as its text; nothing is masked.
  */
 final class InlinedRowComparison {
   private InlinedRowComparison() {}
@@ -62,7 +73,46 @@ final class InlinedRowComparison {
 
   private static String text(Map<String, Object> row) {
     Map<String, Object> out = new LinkedHashMap<>();
-    row.forEach((k, v) -> out.put(k, v instanceof Number n ? (Object) n.longValue() : v));
+    row.forEach((k, v) -> out.put(k, canonical(v)));
     return out.toString();
+  }
+
+  private static Object canonical(Object v) {
+    if (v instanceof BigDecimal d) {
+      return d.toPlainString();
+    }
+    if (v instanceof LocalDate d) {
+      return d.toEpochDay();
+    }
+    if (v instanceof java.sql.Date d) {
+      return d.toLocalDate().toEpochDay();
+    }
+    if (v instanceof LocalTime t) {
+      return t.toNanoOfDay() / 1000;
+    }
+    if (v instanceof java.sql.Time t) {
+      return t.toLocalTime().toNanoOfDay() / 1000;
+    }
+    if (v instanceof java.sql.Timestamp t) {
+      return t.toLocalDateTime();
+    }
+    if (v instanceof OffsetDateTime t) {
+      Instant i = t.toInstant();
+      return i.getEpochSecond() * 1_000_000 + i.getNano() / 1000;
+    }
+    if (v instanceof byte[] b) {
+      return HexFormat.of().formatHex(b);
+    }
+    if (v instanceof Blob b) {
+      try {
+        return HexFormat.of().formatHex(b.getBytes(1, (int) b.length()));
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    if (v instanceof Number n) {
+      return n.longValue();
+    }
+    return v == null ? null : v.toString();
   }
 }

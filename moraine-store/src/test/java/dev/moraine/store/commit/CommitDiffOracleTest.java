@@ -220,6 +220,14 @@ class CommitDiffOracleTest {
   }
 
   @Test
+  void anInlineUpdate_passes_withItsTombstoneAndItsChunk() {
+    landed(tx -> tx.insertInlined(table, List.of(List.of(1L), List.of(2L))));
+    RecordingKvStore.Landed update = landed(tx -> tx.updateRowInline(table, 0, List.of(3L)));
+    onlyKey(update, InlineKey.RowTombstone.class);
+    onlyKey(update, InlineKey.ChunkLocator.class);
+  }
+
+  @Test
   void anInlineChunkWithoutItsLocator_isCaught() {
     RecordingKvStore.Landed w = landed(tx -> tx.insertInlined(table, List.of(List.of(7L))));
     String e = refusal(alsoWriting(w, onlyKey(w, InlineKey.ChunkLocator.class), null));

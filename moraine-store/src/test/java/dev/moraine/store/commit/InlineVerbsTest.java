@@ -344,7 +344,7 @@ class InlineVerbsTest {
       createT(lake);
       lake.catalog.commit(
           tx -> tx.createTable(0, "n", List.of(ColumnDef.of("a", "int32").notNull())));
-      lake.catalog.commit(tx -> tx.createTable(0, "d", List.of(ColumnDef.of("a", "date"))));
+      lake.catalog.commit(tx -> tx.createTable(0, "d", List.of(ColumnDef.of("a", "interval"))));
       refused(
           lake,
           NotFoundException.class,

@@ -1,0 +1,135 @@
+package dev.moraine.core.catalog;
+
+import dev.moraine.core.keyspace.proto.ColumnValue;
+import dev.moraine.ducklake.types.DuckLakeType;
+import dev.moraine.ducklake.types.DuckLakeTypeParseException;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/**
+ * The type of a column as inline chunks hold it (RFC 0002 §9.3): which kind of value it takes and
+ * the Arrow type its field has. The Arrow types are the ones DuckDB's Arrow export gives the same
+ * DuckLake types with its default settings, the form inlined data takes on the SQL path: decimals
+ * as 128-bit decimals of the column's precision and scale, dates as days, times as microseconds,
+ * timestamps in their own unit (a {@code timestamptz} in microseconds with the zone {@code UTC}),
+ * and a {@code uuid} as its text.
+ *
+ * @param precision a decimal's precision, 0 for other kinds
+ * @param scale a decimal's scale, 0 for other kinds
+ */
+record InlineColumnType(Kind kind, int precision, int scale) {
+  /** The kinds of column an inline chunk can hold. */
+  enum Kind {
+    BOOLEAN,
+    INT8,
+    INT16,
+    INT32,
+    INT64,
+    UINT8,
+    UINT16,
+    UINT32,
+    UINT64,
+    FLOAT32,
+    FLOAT64,
+    VARCHAR,
+    BLOB,
+    DECIMAL,
+    DATE,
+    TIME,
+    TIMESTAMP_S,
+    TIMESTAMP_MS,
+    TIMESTAMP,
+    TIMESTAMP_NS,
+    TIMESTAMPTZ,
+    UUID
+  }
+
+  /** The zone a {@code timestamptz} field names. */
+  static final String UTC = "UTC";
+
+  /**
+   * The inline type of a column.
+   *
+   * @throws InvalidArgumentException if the column's type cannot be inlined
+   */
+  static InlineColumnType of(ColumnValue column) {
+    DuckLakeType type;
+    try {
+      type = DuckLakeType.parse(column.getColumnType());
+    } catch (DuckLakeTypeParseException e) {
+      throw refused(column);
+    }
+    Kind kind =
+        switch (type.id()) {
+          case BOOLEAN -> Kind.BOOLEAN;
+          case INT8 -> Kind.INT8;
+          case INT16 -> Kind.INT16;
+          case INT32 -> Kind.INT32;
+          case INT64 -> Kind.INT64;
+          case UINT8 -> Kind.UINT8;
+          case UINT16 -> Kind.UINT16;
+          case UINT32 -> Kind.UINT32;
+          case UINT64 -> Kind.UINT64;
+          case FLOAT32 -> Kind.FLOAT32;
+          case FLOAT64 -> Kind.FLOAT64;
+          case VARCHAR -> Kind.VARCHAR;
+          case BLOB -> Kind.BLOB;
+          case DECIMAL -> Kind.DECIMAL;
+          case DATE -> Kind.DATE;
+          case TIME -> Kind.TIME;
+          case TIMESTAMP_S -> Kind.TIMESTAMP_S;
+          case TIMESTAMP_MS -> Kind.TIMESTAMP_MS;
+          case TIMESTAMP -> Kind.TIMESTAMP;
+          case TIMESTAMP_NS -> Kind.TIMESTAMP_NS;
+          case TIMESTAMPTZ -> Kind.TIMESTAMPTZ;
+          case UUID -> Kind.UUID;
+          default -> throw refused(column);
+        };
+    return new InlineColumnType(kind, type.precision(), type.scale());
+  }
+
+  private static InvalidArgumentException refused(ColumnValue column) {
+    return new InvalidArgumentException(
+        "column '"
+            + column.getColumnName()
+            + "' has type "
+            + column.getColumnType()
+            + ", which cannot be inlined (inlinable types: boolean, signed and unsigned integers"
+            + " of 8 to 64 bits, float32, float64, varchar, blob, decimal, date, time, timestamp,"
+            + " timestamp_s, timestamp_ms, timestamp_ns, timestamptz, uuid)");
+  }
+
+  /** The Arrow type of the column's field in an inline chunk. */
+  ArrowType arrow() {
+    return switch (kind) {
+      case BOOLEAN -> ArrowType.Bool.INSTANCE;
+      case INT8 -> new ArrowType.Int(8, true);
+      case INT16 -> new ArrowType.Int(16, true);
+      case INT32 -> new ArrowType.Int(32, true);
+      case INT64 -> new ArrowType.Int(64, true);
+      case UINT8 -> new ArrowType.Int(8, false);
+      case UINT16 -> new ArrowType.Int(16, false);
+      case UINT32 -> new ArrowType.Int(32, false);
+      case UINT64 -> new ArrowType.Int(64, false);
+      case FLOAT32 -> new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+      case FLOAT64 -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+      case VARCHAR, UUID -> ArrowType.Utf8.INSTANCE;
+      case BLOB -> ArrowType.Binary.INSTANCE;
+      case DECIMAL -> new ArrowType.Decimal(precision, scale, 128);
+      case DATE -> new ArrowType.Date(DateUnit.DAY);
+      case TIME -> new ArrowType.Time(TimeUnit.MICROSECOND, 64);
+      case TIMESTAMP_S -> new ArrowType.Timestamp(TimeUnit.SECOND, null);
+      case TIMESTAMP_MS -> new ArrowType.Timestamp(TimeUnit.MILLISECOND, null);
+      case TIMESTAMP -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
+      case TIMESTAMP_NS -> new ArrowType.Timestamp(TimeUnit.NANOSECOND, null);
+      case TIMESTAMPTZ -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, UTC);
+    };
+  }
+
+  /** Whether values of this kind are floating-point (and may be NaN). */
+  boolean floating() {
+    return kind == Kind.FLOAT32 || kind == Kind.FLOAT64;
+  }
+}
