@@ -161,6 +161,16 @@ class ReadmeExamplesTest {
       assertEquals(
           List.of(2L), atInsert.dataFiles(events).stream().map(f -> f.recordCount()).toList());
 
+      // An update of the flushed row 1 (now a data-file row) inlines its new version under id 1.
+      catalog.commit(tx -> tx.updateRowInline(events, 1, List.of(2L, "Quito")));
+      List<Object> updated = catalog.snapshot().inlinedRows(events).rows().get(0).values();
+      assertEquals(
+          List.of(1L, "2", "Quito"),
+          List.of(
+              catalog.snapshot().inlinedRows(events).rows().get(0).rowId(),
+              String.valueOf(updated.get(0)),
+              String.valueOf(updated.get(1))));
+
       DuckLakeRowSet rows = DuckLakeRowRenderer.render(catalog.snapshotAt(created));
       assertTrue(
           rows.rows("ducklake_table").stream().anyMatch(r -> r.toString().contains("orders")),
