@@ -100,6 +100,14 @@ final class ConcurrentAlterChoices {
     ColumnInfo col = cols.get(a.pick() % cols.size());
     switch (op) {
       case 26:
+        if (a.arg() == 6) {
+          // Another column's name in other case (taken), or with one column its own (unchanged).
+          ColumnInfo other = cols.get((a.pick() + 1) % cols.size());
+          return new Intent.RenameColumn(
+              t,
+              col.columnId(),
+              other == col ? col.name() : other.name().toUpperCase(java.util.Locale.ROOT));
+        }
         return new Intent.RenameColumn(t, col.columnId(), (a.arg() % 2 == 0 ? "c" : "C") + a.arg());
       case 27:
         if (a.arg() >= 6) {
@@ -132,13 +140,19 @@ final class ConcurrentAlterChoices {
         }
         return new Intent.SetPartitionKey(t, keys);
       case 31:
-        return new Intent.ResetPartitionKey(
-            having(p, table, a, x -> p.partitioning(x).isPresent()));
+        // A table's key to reset where one has a key, else set one; argument 7, the picked table's.
+        long partitioned = having(p, table, a, x -> p.partitioning(x).isPresent());
+        return a.arg() != 7 && p.partitioning(partitioned).isEmpty()
+            ? new Intent.SetPartitionKey(t, List.of(col.columnId()))
+            : new Intent.ResetPartitionKey(a.arg() == 7 ? t : partitioned);
       case 32:
         return new Intent.SetSortKey(
             t, a.arg() >= 6 ? List.of("") : List.of(col.name(), "c" + a.arg() + " + 1"));
       case 33:
-        return new Intent.ResetSortKey(having(p, table, a, x -> p.sorting(x).isPresent()));
+        long sorted = having(p, table, a, x -> p.sorting(x).isPresent());
+        return a.arg() != 7 && p.sorting(sorted).isEmpty()
+            ? new Intent.SetSortKey(t, List.of(col.name()))
+            : new Intent.ResetSortKey(a.arg() == 7 ? t : sorted);
       case 35:
         return tagOn(p, table, col, a, "v" + a.arg());
       case 36:
