@@ -110,7 +110,7 @@ final class ConcurrentAlterChoices {
         }
         return new Intent.RenameColumn(t, col.columnId(), (a.arg() % 2 == 0 ? "c" : "C") + a.arg());
       case 27:
-        if (a.arg() >= 6) {
+        if (a.arg() >= 5) {
           return new Intent.ChangeColumnType(t, col.columnId(), UNNAMEABLE);
         }
         // A column whose type can still widen, the picked one first.
@@ -128,10 +128,10 @@ final class ConcurrentAlterChoices {
       case 29:
         return new Intent.SetColumnNullable(t, col.columnId(), a.arg() % 2 == 0);
       case 30:
-        if (a.arg() == 6) {
+        if (a.arg() == 4 || a.arg() == 6) {
           return new Intent.SetPartitionKey(t, List.of(999L));
         }
-        if (a.arg() >= 5) {
+        if (a.arg() == 5 || a.arg() == 7) {
           return new Intent.SetPartitionKey(t, List.of(col.columnId(), col.columnId()));
         }
         List<Long> keys = new ArrayList<>();
@@ -140,26 +140,27 @@ final class ConcurrentAlterChoices {
         }
         return new Intent.SetPartitionKey(t, keys);
       case 31:
-        // A table's key to reset where one has a key, else set one; argument 7, the picked table's.
+        // A table's key to reset where one has a key, else set one; arguments 6 and 7, the picked
+        // table's.
         long partitioned = having(p, table, a, x -> p.partitioning(x).isPresent());
-        return a.arg() != 7 && p.partitioning(partitioned).isEmpty()
+        return a.arg() < 6 && p.partitioning(partitioned).isEmpty()
             ? new Intent.SetPartitionKey(t, List.of(col.columnId()))
-            : new Intent.ResetPartitionKey(a.arg() == 7 ? t : partitioned);
+            : new Intent.ResetPartitionKey(a.arg() >= 6 ? t : partitioned);
       case 32:
         return new Intent.SetSortKey(
             t, a.arg() >= 6 ? List.of("") : List.of(col.name(), "c" + a.arg() + " + 1"));
       case 33:
         long sorted = having(p, table, a, x -> p.sorting(x).isPresent());
-        return a.arg() != 7 && p.sorting(sorted).isEmpty()
+        return a.arg() < 6 && p.sorting(sorted).isEmpty()
             ? new Intent.SetSortKey(t, List.of(col.name()))
-            : new Intent.ResetSortKey(a.arg() == 7 ? t : sorted);
+            : new Intent.ResetSortKey(a.arg() >= 6 ? t : sorted);
       case 35:
         return tagOn(p, table, col, a, "v" + a.arg());
       case 36:
         return tagOn(p, table, col, a, null);
       case 38:
         return new Intent.UpdateColumnStats(
-            t, a.arg() >= 6 ? 999 : col.columnId(), a.arg() % 2 == 0, -a.arg(), 10L * a.arg());
+            t, a.arg() >= 5 ? 999 : col.columnId(), a.arg() % 2 == 0, -a.arg(), 10L * a.arg());
       case 39:
       case 40:
         // Mostly a file that is live; argument 7 one that never was. A table without delete
