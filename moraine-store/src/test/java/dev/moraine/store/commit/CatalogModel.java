@@ -29,7 +29,7 @@ final class CatalogModel {
 
     record DropTable(long tableId) implements Intent {}
 
-    record AddColumn(long tableId, String name) implements Intent {}
+    record AddColumn(long tableId, String name, String type) implements Intent {}
 
     record DropColumn(long tableId, long columnId) implements Intent {}
 
@@ -37,7 +37,8 @@ final class CatalogModel {
 
     record DropView(long viewId) implements Intent {}
 
-    record RegisterFile(long tableId, long rows) implements Intent {}
+    /** A data file of {@code rows} rows carrying {@code partitionValues} partition values. */
+    record RegisterFile(long tableId, long rows, int partitionValues) implements Intent {}
 
     record RegisterDelete(long tableId, long dataFileId) implements Intent {}
 
@@ -63,12 +64,55 @@ final class CatalogModel {
 
     record AlterView(long viewId, String sql) implements Intent {}
 
-    /** A comment on a table (column 0), one of its columns, or a view ({@code view} true). */
-    record Comment(long objectId, long columnId, boolean view, String text) implements Intent {}
-
     record CreateMacro(long schemaId, String name, boolean table) implements Intent {}
 
     record DropMacro(long macroId) implements Intent {}
+
+    // The intents of CatalogModelAlters: column alters, layout, tags, view renames, column
+    // statistics and expiry.
+
+    record RenameColumn(long tableId, long columnId, String name) implements Intent {}
+
+    record ChangeColumnType(long tableId, long columnId, String type) implements Intent {}
+
+    /** Sets a column's default, or drops it ({@code value} null). */
+    record SetColumnDefault(long tableId, long columnId, String value) implements Intent {}
+
+    record SetColumnNullable(long tableId, long columnId, boolean nullsAllowed) implements Intent {}
+
+    /** A partition key of identity transforms over {@code columnIds}, in order. */
+    record SetPartitionKey(long tableId, List<Long> columnIds) implements Intent {}
+
+    record ResetPartitionKey(long tableId) implements Intent {}
+
+    record SetSortKey(long tableId, List<String> expressions) implements Intent {}
+
+    record ResetSortKey(long tableId) implements Intent {}
+
+    /**
+     * Sets a tag ({@code value} not null) or removes it ({@code value} null) on a schema, table,
+     * view or column ({@code columnId} used only for a column); a comment is the key {@code
+     * comment}.
+     */
+    record Tag(TagOn on, long objectId, long columnId, String key, String value)
+        implements Intent {}
+
+    record RenameView(long viewId, String name) implements Intent {}
+
+    record UpdateColumnStats(long tableId, long columnId, boolean containsNull, long min, long max)
+        implements Intent {}
+
+    record ExpireDataFile(long tableId, long dataFileId) implements Intent {}
+
+    record ExpireDeleteFile(long tableId, long deleteFileId) implements Intent {}
+  }
+
+  /** What a {@link Intent.Tag} is set on. */
+  enum TagOn {
+    SCHEMA,
+    TABLE,
+    VIEW,
+    COLUMN
   }
 
   /**
@@ -84,8 +128,25 @@ final class CatalogModel {
     final Map<Long, long[]> files;
     final Map<Long, Long> deletes;
     final java.util.Set<Long> mappings = new java.util.TreeSet<>();
-    String comment;
-    final Map<Long, String> columnComments = new TreeMap<>();
+
+    /** Per column: its type, default and nullability, as {@link CatalogModelAlters#shape}. */
+    final Map<Long, String> columnShapes = new TreeMap<>();
+
+    /** Live tags (comments included, key {@code comment}): the table's, and its columns'. */
+    final Map<String, String> tags = new TreeMap<>();
+
+    final Map<Long, Map<String, String>> columnTags = new TreeMap<>();
+
+    /** The partition key's column ids, or null; the sort key's expressions, or null. */
+    List<Long> partition;
+
+    List<String> sort;
+
+    /**
+     * Table column statistics (unversioned), by column id, dropped columns' included: contains
+     * null, contains NaN, min, max, extra (null for absent).
+     */
+    final Map<Long, String[]> columnStats = new TreeMap<>();
 
     /** Counts the table's schema-version records: rows inlined under different counts differ. */
     long epoch;
@@ -154,7 +215,9 @@ final class CatalogModel {
       files.forEach(
           (id, f) -> b.append(' ').append(id).append("@").append(f[0]).append('+').append(f[1]));
       b.append(" deletes ").append(deletes);
-      b.append(" comment ").append(comment).append(" column comments ").append(columnComments);
+      b.append(" shapes ").append(columnShapes);
+      b.append(" tags ").append(tags).append(" column tags ").append(columnTags);
+      b.append(" partition ").append(partition).append(" sort ").append(sort);
       b.append(" inlined live ").append(liveInlined());
       return b.toString();
     }
@@ -166,8 +229,12 @@ final class CatalogModel {
           new Table(
               schemaId, name, new TreeMap<>(columns), nextColumnId, f, new TreeMap<>(deletes));
       t.mappings.addAll(mappings);
-      t.comment = comment;
-      t.columnComments.putAll(columnComments);
+      t.columnShapes.putAll(columnShapes);
+      t.tags.putAll(tags);
+      columnTags.forEach((k, v) -> t.columnTags.put(k, new TreeMap<>(v)));
+      t.partition = partition;
+      t.sort = sort;
+      columnStats.forEach((k, v) -> t.columnStats.put(k, v.clone()));
       t.epoch = epoch;
       t.inlined.putAll(inlined);
       t.tombstones.addAll(tombstones);
@@ -187,7 +254,10 @@ final class CatalogModel {
   private final Map<Long, String> views; // id → "schemaId.name"
   private final Map<Long, long[]> stats; // table id → record count, file size, next row id
   private final Map<Long, String> viewSql = new TreeMap<>();
-  private final Map<Long, String> viewComments = new TreeMap<>();
+
+  /** Live tags of schemas and views, by object id (a table keeps its own). */
+  private final Map<Long, Map<String, String>> objectTags = new TreeMap<>();
+
   private final Map<Long, String> macros = new TreeMap<>(); // id → "schemaId.name.type"
 
   /**
@@ -242,7 +312,7 @@ final class CatalogModel {
         new CatalogModel(
             new TreeMap<>(schemas), t, new TreeMap<>(views), s, nextCatalogId, nextFileId);
     m.viewSql.putAll(viewSql);
-    m.viewComments.putAll(viewComments);
+    objectTags.forEach((k, v) -> m.objectTags.put(k, new TreeMap<>(v)));
     m.macros.putAll(macros);
     m.backdated.addAll(backdated);
     m.at = at;
@@ -254,11 +324,21 @@ final class CatalogModel {
     return viewSql;
   }
 
-  /** Live views with a comment: id → comment. */
-  Map<Long, String> viewComments() {
-    Map<Long, String> live = new TreeMap<>(viewComments);
-    live.keySet().retainAll(views.keySet());
+  /** The tags of the live schemas or views ({@code ids}) that have any: id → key → value. */
+  Map<Long, Map<String, String>> objectTags(java.util.Set<Long> ids) {
+    Map<Long, Map<String, String>> live = new TreeMap<>();
+    objectTags.forEach(
+        (id, tags) -> {
+          if (ids.contains(id) && !tags.isEmpty()) {
+            live.put(id, tags);
+          }
+        });
     return live;
+  }
+
+  /** The live tags of a schema or view, created empty on first use. */
+  Map<String, String> tagsOf(long objectId) {
+    return objectTags.computeIfAbsent(objectId, k -> new TreeMap<>());
   }
 
   /** Live macros: id → "schemaId.name.scalar|table". */
@@ -313,6 +393,10 @@ final class CatalogModel {
     return view;
   }
 
+  long takeCatalogId() {
+    return nextCatalogId++;
+  }
+
   long takeFileId() {
     return nextFileId++;
   }
@@ -330,11 +414,11 @@ final class CatalogModel {
     return nextFileId;
   }
 
-  private static boolean same(String a, String b) {
+  static boolean same(String a, String b) {
     return a.toLowerCase(Locale.ROOT).equals(b.toLowerCase(Locale.ROOT));
   }
 
-  private boolean relationTaken(long schemaId, String name, long except) {
+  boolean relationTaken(long schemaId, String name, long except) {
     return tables.entrySet().stream()
             .anyMatch(
                 e ->
@@ -377,10 +461,16 @@ final class CatalogModel {
         cols.put(c + 1L, "c" + c);
       }
       long id = nextCatalogId++;
-      tables.put(
-          id,
+      Table created =
           new Table(
-              i.schemaId(), i.name(), cols, i.columns() + 1L, new TreeMap<>(), new TreeMap<>()));
+              i.schemaId(), i.name(), cols, i.columns() + 1L, new TreeMap<>(), new TreeMap<>());
+      cols.keySet()
+          .forEach(
+              c ->
+                  created.columnShapes.put(
+                      c,
+                      CatalogModelAlters.shape(ConcurrentAlterChoices.createdType((int) (c - 1)))));
+      tables.put(id, created);
       stats.put(id, new long[] {0, 0, 0});
     } else if (intent instanceof Intent.RenameTable i) {
       Table t = tables.get(i.tableId());
@@ -408,6 +498,7 @@ final class CatalogModel {
         return AlreadyExistsException.class;
       }
       t.columns().put(t.nextColumnId(), i.name());
+      t.columnShapes.put(t.nextColumnId(), CatalogModelAlters.shape(i.type()));
       t.nextColumnId++;
       t.epoch++;
     } else if (intent instanceof Intent.DropColumn i) {
@@ -419,7 +510,8 @@ final class CatalogModel {
         return InvalidArgumentException.class;
       }
       t.columns().remove(i.columnId());
-      t.columnComments.remove(i.columnId());
+      t.columnShapes.remove(i.columnId());
+      t.columnTags.remove(i.columnId());
       t.epoch++;
     } else if (intent instanceof Intent.CreateView i) {
       if (!schemas.containsKey(i.schemaId())) {
@@ -439,6 +531,9 @@ final class CatalogModel {
       Table t = tables.get(i.tableId());
       if (t == null) {
         return NotFoundException.class;
+      }
+      if (i.partitionValues() != (t.partition == null ? 0 : t.partition.size())) {
+        return InvalidArgumentException.class;
       }
       long[] s = stats.get(i.tableId());
       t.files().put(nextFileId++, new long[] {s[2], i.rows()});
@@ -463,8 +558,18 @@ final class CatalogModel {
       s[1] = i.sizeBytes();
     } else if (intent instanceof Intent.SetOption) {
       // Options live outside the snapshot protocol; the test checks them at the head.
+    } else if (CatalogModelAlters.handles(intent)) {
+      return CatalogModelAlters.apply(this, intent);
     } else if (CatalogModelInline.handles(intent)) {
-      return CatalogModelInline.apply(this, intent);
+      Class<? extends RuntimeException> refusal =
+          CatalogModelAlters.refusedUnpartitioned(this, intent);
+      if (refusal == null) {
+        refusal = CatalogModelInline.apply(this, intent);
+      }
+      if (refusal == null) {
+        CatalogModelAlters.inlinedStats(this, intent);
+      }
+      return refusal;
     } else if (intent instanceof Intent.MoveTable i) {
       Table t = tables.get(i.tableId());
       if (t == null || !schemas.containsKey(i.schemaId())) {
@@ -483,24 +588,6 @@ final class CatalogModel {
         return NotFoundException.class;
       }
       viewSql.put(i.viewId(), i.sql());
-    } else if (intent instanceof Intent.Comment i) {
-      if (i.view()) {
-        if (!views.containsKey(i.objectId())) {
-          return NotFoundException.class;
-        }
-        viewComments.put(i.objectId(), i.text());
-      } else {
-        Table t = tables.get(i.objectId());
-        if (t == null || (i.columnId() != 0 && !t.columns().containsKey(i.columnId()))) {
-          return NotFoundException.class;
-        }
-        if (i.columnId() == 0) {
-          t.comment = i.text();
-        } else {
-          t.columnComments.put(i.columnId(), i.text());
-        }
-        t.epoch++;
-      }
     } else if (intent instanceof Intent.CreateMacro i) {
       if (!schemas.containsKey(i.schemaId())) {
         return NotFoundException.class;

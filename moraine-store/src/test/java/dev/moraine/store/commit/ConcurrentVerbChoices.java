@@ -16,8 +16,6 @@ import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewMacro;
 import dev.moraine.core.catalog.model.SchemaInfo;
 import dev.moraine.core.catalog.model.TableInfo;
-import dev.moraine.core.catalog.model.TagEntry;
-import dev.moraine.core.catalog.model.TagTarget;
 import dev.moraine.core.catalog.model.ViewInfo;
 import dev.moraine.store.commit.CatalogModel.Intent;
 import dev.moraine.store.commit.ConcurrentVerbModelPropertiesTest.Action;
@@ -25,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -95,16 +92,18 @@ final class ConcurrentVerbChoices {
         long view = views.get(a.pick() % views.size()).viewId();
         return a.op() == 19
             ? new Intent.AlterView(view, "SELECT " + a.arg())
-            : new Intent.Comment(view, 0, true, "view note " + a.arg());
+            : new Intent.Tag(CatalogModel.TagOn.VIEW, view, 0, "comment", "view note " + a.arg());
       case 20:
-        return new Intent.Comment(table.tableId(), 0, false, "note " + a.arg());
+        return new Intent.Tag(
+            CatalogModel.TagOn.TABLE, table.tableId(), 0, "comment", "note " + a.arg());
       case 21:
         List<ColumnInfo> cols = new ArrayList<>(p.columns(table.tableId()));
         cols.sort(Comparator.comparingLong(ColumnInfo::columnId));
-        return new Intent.Comment(
+        return new Intent.Tag(
+            CatalogModel.TagOn.COLUMN,
             table.tableId(),
             cols.get(a.arg() % cols.size()).columnId(),
-            false,
+            "comment",
             "column note " + a.arg());
       case 23:
         return new Intent.CreateMacro(schema, "m" + (a.arg() % 2), a.arg() % 3 == 0);
@@ -214,14 +213,6 @@ final class ConcurrentVerbChoices {
       tx.moveTable(i.tableId(), i.schemaId());
     } else if (intent instanceof Intent.AlterView i) {
       tx.alterView(i.viewId(), "duckdb", i.sql());
-    } else if (intent instanceof Intent.Comment i) {
-      TagTarget target =
-          i.view()
-              ? new TagTarget.View(i.objectId())
-              : i.columnId() == 0
-                  ? new TagTarget.Table(i.objectId())
-                  : new TagTarget.Column(i.objectId(), i.columnId());
-      tx.setComment(target, i.text());
     } else if (intent instanceof Intent.CreateMacro i) {
       tx.createMacro(
           i.schemaId(),
@@ -241,10 +232,8 @@ final class ConcurrentVerbChoices {
   /** A live table as the catalog reads at {@code at}, in the model's terms. */
   static CatalogModel.Table read(CatalogSnapshot at, TableInfo t) {
     Map<Long, String> cols = new TreeMap<>();
-    Map<Long, String> columnComments = new TreeMap<>();
     for (ColumnInfo c : at.columns(t.tableId())) {
       cols.put(c.columnId(), c.name());
-      comment(c.tags(), at).ifPresent(text -> columnComments.put(c.columnId(), text));
     }
     Map<Long, long[]> files = new TreeMap<>();
     for (DataFileInfo f : at.dataFiles(t.tableId())) {
@@ -256,22 +245,22 @@ final class ConcurrentVerbChoices {
     }
     CatalogModel.Table read =
         new CatalogModel.Table(t.schemaId(), t.name(), cols, t.nextColumnId(), files, deletes);
-    read.comment = comment(at.tags(t.tableId()), at).orElse(null);
-    read.columnComments.putAll(columnComments);
+    ConcurrentAlterChoices.readInto(at, t, read);
     at.inlinedRows(t.tableId()).rows().forEach(r -> read.inlined.put(r.rowId(), 0L));
     return read;
   }
 
-  /** Views' SQL and comments, and macros, at {@code at}. */
+  /** Views' SQL and tags, and macros, at {@code at}. */
   static void checkViewsAndMacros(CatalogModel m, CatalogSnapshot at, String where) {
     Map<Long, String> sql = new TreeMap<>();
-    Map<Long, String> comments = new TreeMap<>();
     for (ViewInfo v : at.views()) {
       sql.put(v.viewId(), v.sql());
-      comment(at.tags(v.viewId()), at).ifPresent(text -> comments.put(v.viewId(), text));
     }
     assertEquals(m.viewSql(), sql, "view SQL" + where);
-    assertEquals(m.viewComments(), comments, "view comments" + where);
+    assertEquals(
+        m.objectTags(m.views().keySet()),
+        ConcurrentAlterChoices.objectTags(at, m.views().keySet()),
+        "view tags" + where);
     Map<Long, String> macros = new TreeMap<>();
     for (MacroInfo mi : at.macros()) {
       macros.put(
@@ -295,15 +284,5 @@ final class ConcurrentVerbChoices {
       head.mappings(e.getKey()).forEach(x -> ids.add(x.mappingId()));
       assertEquals(e.getValue().mappings, ids, "mappings of table " + e.getKey());
     }
-  }
-
-  /** The comment live at {@code at} (a tag entry carries its end even when read before it). */
-  private static Optional<String> comment(List<TagEntry> tags, CatalogSnapshot at) {
-    long s = at.snapshotId();
-    return tags.stream()
-        .filter(e -> e.key().equals("comment") && e.beginSnapshot() <= s)
-        .filter(e -> e.endSnapshot().isEmpty() || e.endSnapshot().getAsLong() > s)
-        .map(TagEntry::value)
-        .findFirst();
   }
 }

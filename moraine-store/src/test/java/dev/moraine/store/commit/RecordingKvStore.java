@@ -48,6 +48,9 @@ final class RecordingKvStore extends ForwardingKvStore {
       new java.util.concurrent.atomic.AtomicLong();
   // Guarded by writeLock: appended only while the lock is held, read after the writers are done.
   private final List<Landed> landed = new ArrayList<>();
+  // Per thread: its last refused transaction commit, until the thread takes it. Only the thread
+  // itself sets and takes its entry, so no lock is needed.
+  private final ThreadLocal<Landed> refusedOnThread = new ThreadLocal<>();
 
   RecordingKvStore(KvStore store) {
     super(store);
@@ -61,6 +64,16 @@ final class RecordingKvStore extends ForwardingKvStore {
     } finally {
       writeLock.unlock();
     }
+  }
+
+  /**
+   * The last transaction commit of the calling thread that was refused, with the store as it was
+   * then, or null if none was since the last call; forgets it.
+   */
+  Landed takeRefusedOnThisThread() {
+    Landed refused = refusedOnThread.get();
+    refusedOnThread.remove();
+    return refused;
   }
 
   /** How many entries reads have returned so far: one per key got or scanned. */
@@ -130,7 +143,9 @@ final class RecordingKvStore extends ForwardingKvStore {
       try {
         result = submission.submit();
       } catch (RuntimeException refused) {
-        landed.add(new Landed(before, contents(), List.copyOf(ops), true));
+        Landed record = new Landed(before, contents(), List.copyOf(ops), true);
+        landed.add(record);
+        refusedOnThread.set(record);
         throw refused;
       }
       landed.add(new Landed(before, contents(), List.copyOf(ops), false));
