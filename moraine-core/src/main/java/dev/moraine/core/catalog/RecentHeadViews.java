@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>Why not the view cache itself: every commit installs a head view, and a put into the bounded
  * Caffeine cache runs its upkeep (frequency sketch, eviction) each time, which cost more than the
- * rest of a small commit's bookkeeping (BENCHMARK.md, "CPU per verb commit"). Here an install is
- * one array write.
+ * rest of a small commit's bookkeeping (BENCHMARK.md, "CPU per verb commit against the Rust
+ * implementation"). Here an install is one array write.
  *
  * <p>Thread-safe: each slot is read and written atomically; a reader checks the snapshot id of the
  * view it finds, so a slot taken over by another snapshot's view is a miss, never a wrong answer.
