@@ -11,11 +11,12 @@
 #   mvn -B -q package -pl moraine-bench -am -DskipTests      (moraine-bench/target/benchmarks.jar)
 #   (cd moraine-store/native && cargo build --release --locked -p moraine-oracle)
 # Environment: SIZES, WARMUP (default 3000), SAMPLES (default 3000), WORK (a scratch directory,
-# default a new one under /tmp, removed afterwards).
+# default a new one under /tmp, removed afterwards), JAR (the benchmarks jar to run, default the
+# one above; a copy of an earlier build gives a before/after on the same lakes and machine).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-jar=$root/moraine-bench/target/benchmarks.jar
+jar=${JAR:-$root/moraine-bench/target/benchmarks.jar}
 rust=$root/moraine-store/native/target/release/moraine-verb-bench
 sizes=${SIZES:-100 10000 100000}
 warmup=${WARMUP:-3000}

@@ -2,8 +2,10 @@ package dev.moraine.core.catalog;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.google.protobuf.Message;
 import dev.moraine.core.catalog.model.Head;
 import dev.moraine.core.keyspace.key.ChangelogKey;
+import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.key.Key;
 import dev.moraine.core.keyspace.key.KeyCodec;
 import dev.moraine.core.keyspace.key.SnapshotKey;
@@ -19,21 +21,25 @@ import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvReadView;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
  * The read side shared by the writer and the read-only catalog: the head, snapshot views at the
- * head, by id and by time, and the bounded cache of recent views (RFC 0003 §3, §5).
+ * head, by id and by time, the recent head views and the bounded cache of other views (RFC 0003 §3,
+ * §5).
  *
  * <p>Concurrency: {@code headView} only ever moves to a view with a higher {@code batch_seq} (a
  * compare-and-set loop), so a slow caller cannot put an older head view back; a caller may still be
  * handed the view it built even if a newer one was installed meanwhile, which is fine, since every
- * view is a correct snapshot. The Caffeine cache is thread-safe on its own; two callers building a
- * view for the same id both build one and either may end up cached, and both are correct. Nothing
- * here holds a lock while reading the store.
+ * view is a correct snapshot. The Caffeine cache and {@link RecentHeadViews} are thread-safe on
+ * their own; two callers building a view for the same id both build one and either may end up kept,
+ * and both are correct. Nothing here holds a lock while reading the store.
  */
 final class CatalogReads {
   private static final byte[] HEAD_KEY = KeyCodec.encode(SysKey.HEAD);
@@ -46,6 +52,7 @@ final class CatalogReads {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final AtomicReference<CatalogSnapshot> headView = new AtomicReference<>();
   private final Cache<Long, CatalogSnapshot> views;
+  private final RecentHeadViews recentHeads;
 
   CatalogReads(ReadSource source, CatalogOptions options) {
     this.source = source;
@@ -57,6 +64,7 @@ final class CatalogReads {
             .maximumSize(options.snapshotCacheSize())
             .executor(Runnable::run)
             .build();
+    this.recentHeads = new RecentHeadViews(options.snapshotCacheSize());
   }
 
   /** Runs one consistent load, translating store and codec errors; refuses when closed. */
@@ -74,6 +82,7 @@ final class CatalogReads {
   void close() {
     if (closed.compareAndSet(false, true)) {
       views.invalidateAll();
+      recentHeads.clear();
       headView.set(null);
     }
   }
@@ -114,10 +123,11 @@ final class CatalogReads {
    */
   CatalogSnapshot viewAtHead(HeadValue head, SnapshotValue record) {
     ensureOpen();
-    CatalogSnapshot held = headView.get();
-    if (held != null && held.head().equals(toHead(head))) {
-      return held;
+    CatalogSnapshot atHead = heldAt(head);
+    if (atHead != null) {
+      return atHead;
     }
+    CatalogSnapshot held = headView.get();
     CatalogSnapshot view =
         load(
             "reading the head snapshot",
@@ -126,17 +136,70 @@ final class CatalogReads {
     return view;
   }
 
-  /** Makes {@code view} the head view unless a newer one is already there; caches it by id. */
+  /**
+   * The held head view when it stands at exactly {@code head} (snapshot id and batch sequence),
+   * else null. Its snapshot record is then the head's snapshot record as the store holds it: a
+   * snapshot's record is never rewritten, and the head's own cannot have been expired.
+   */
+  CatalogSnapshot heldAt(HeadValue head) {
+    CatalogSnapshot held = headView.get();
+    return held != null && held.head().equals(toHead(head)) ? held : null;
+  }
+
+  /**
+   * Installs the head view that a commit of this catalog leaves, once its batch has landed, built
+   * from what staging wrote instead of read back from the store. {@code premise} is the view the
+   * commit's closure ran against, at the head the commit's store transaction read; the batch
+   * landed, so no other batch came between that head and the batch's own (RFC 0004 §4.1), and the
+   * state at the new head is the premise's with the batch's entity records put in place: exactly
+   * what {@link #carried} would re-read through the batch's changelog, without the reads.
+   *
+   * <p>Does nothing when the commit minted no snapshot, wrote no changelog (too many keys), or left
+   * a record that a read at the new snapshot would not find live in its current key (none of the
+   * verbs does; the read path would then look in history): the next commit's premise then comes
+   * from {@link #viewAtHead} as before. Installing follows the same rule as every other view: the
+   * head view only moves to a higher batch sequence, so a commit of another thread that landed
+   * later and installed its view first is not overwritten.
+   */
+  void installLanded(CatalogSnapshot premise, StagedCommit staged) {
+    StagedCommit.Landing landing = staged.landing();
+    if (landing == null
+        || landing.written() == null
+        || premise.head() == null
+        || premise.head().batchSeq() + 1 != staged.newHead().getBatchSeq()
+        || closed.get()) {
+      return;
+    }
+    long at = landing.record().getSnapshotId();
+    Map<EntityKey, Optional<Message>> records = new HashMap<>();
+    for (StagedEntities.Change change : landing.written().values()) {
+      if (change.after().isPresent() && !Visibility.liveAt(change.after().get(), at)) {
+        return;
+      }
+      records.put(change.entity(), change.after());
+    }
+    ViewState state = premise.state().refreshed(landing.written().keySet(), records::get);
+    install(new CatalogSnapshot(this, landing.record(), toHead(staged.newHead()), state));
+  }
+
+  /**
+   * Makes {@code view} the head view unless a newer one is already there, and then keeps it among
+   * the recent head views by id.
+   */
   private void install(CatalogSnapshot view) {
-    views.put(view.snapshotId(), view);
-    headView.accumulateAndGet(
-        view,
-        (current, candidate) ->
-            current == null
-                    || Long.compareUnsigned(candidate.head().batchSeq(), current.head().batchSeq())
-                        > 0
-                ? candidate
-                : current);
+    CatalogSnapshot now =
+        headView.accumulateAndGet(
+            view,
+            (current, candidate) ->
+                current == null
+                        || Long.compareUnsigned(
+                                candidate.head().batchSeq(), current.head().batchSeq())
+                            > 0
+                    ? candidate
+                    : current);
+    if (now == view) {
+      recentHeads.add(view);
+    }
   }
 
   /**
@@ -175,8 +238,14 @@ final class CatalogReads {
     return held.state().refreshed(changed, entity -> EntityVersions.at(v, entity, at));
   }
 
+  /** The view of snapshot {@code snapshotId} this catalog keeps (a recent head view, or cached). */
+  private CatalogSnapshot cachedView(long snapshotId) {
+    CatalogSnapshot recent = recentHeads.get(snapshotId);
+    return recent != null ? recent : views.getIfPresent(snapshotId);
+  }
+
   CatalogSnapshot snapshotAt(long snapshotId) {
-    CatalogSnapshot cached = views.getIfPresent(snapshotId);
+    CatalogSnapshot cached = cachedView(snapshotId);
     if (cached != null) {
       ensureOpen();
       return cached;
@@ -266,7 +335,7 @@ final class CatalogReads {
               }
               return best;
             });
-    CatalogSnapshot cached = views.getIfPresent(found.getSnapshotId());
+    CatalogSnapshot cached = cachedView(found.getSnapshotId());
     if (cached != null) {
       return cached;
     }

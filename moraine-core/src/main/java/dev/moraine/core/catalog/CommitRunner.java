@@ -99,9 +99,13 @@ final class CommitRunner {
     CatalogSnapshot premise;
     try (KvTransaction tx = KvErrors.translate("beginning a commit", store::begin)) {
       SnapshotValue record;
+      CatalogSnapshot held;
       try {
         head = CatalogReads.readHead(tx);
-        record = CatalogReads.readSnapshot(tx, head.getSnapshotId());
+        // A view already standing at exactly this head holds the head's snapshot record (a
+        // snapshot's record never changes once written), so only a new head costs a read of it.
+        held = reads.heldAt(head);
+        record = held != null ? held.record() : CatalogReads.readSnapshot(tx, head.getSnapshotId());
       } catch (RuntimeException e) {
         throw KvErrors.map("reading the head for a commit", e);
       }
@@ -111,7 +115,7 @@ final class CommitRunner {
                 + Long.toUnsignedString(head.getSnapshotId())
                 + " but its record is missing");
       }
-      premise = reads.viewAtHead(head, record);
+      premise = held != null ? held : reads.viewAtHead(head, record);
       Transaction handle = new Transaction(premise, record);
       // The closure's exceptions reach the caller as they are, but for a typed refusal resting on a
       // state newer than the premise (see refusalAfterMovedHead); closing the store transaction
@@ -149,6 +153,8 @@ final class CommitRunner {
     } catch (RuntimeException e) {
       throw unknownOutcome(staged, e);
     }
+    // Landed and durable: the next commit's premise is this one's plus what it wrote.
+    reads.installLanded(premise, staged);
     return new Attempt(true, staged.newHead().getSnapshotId(), head, List.of());
   }
 

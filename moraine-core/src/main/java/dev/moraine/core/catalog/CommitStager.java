@@ -21,10 +21,11 @@ import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.ducklake.changes.ChangesMade;
 import dev.moraine.ducklake.ops.DuckLakeOperation;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeSet;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * Staging: a pure function from a premise (its head and snapshot record) and one run of a closure
@@ -57,9 +58,9 @@ final class CommitStager {
     }
     long n = head.getSnapshotId() + 1;
     WriteBatch batch = new WriteBatch();
-    TreeSet<byte[]> currentKeys = new TreeSet<>(java.util.Arrays::compareUnsigned);
-    for (StagedEntities.Change change : sortedByKey(draft.entities())) {
-      stageEntity(batch, currentKeys, change, n);
+    SortedMap<KeyBytes, StagedEntities.Change> written = new TreeMap<>();
+    for (Keyed keyed : sortedByKey(draft.entities())) {
+      stageEntity(batch, written, keyed, n);
     }
     // Inline subspace writes (RFC 0002 §12.1 item 2): no current keys, so not in the changelog.
     draft.inline().addTo(batch);
@@ -68,7 +69,10 @@ final class CommitStager {
     // verbs create no inlined-data tables, the one case that bumps it further). CommitShape itself
     // is not used: it refuses a compaction beside other changes, which the verb path allows, as the
     // Rust implementation does.
-    boolean bumps = draft.operations().stream().anyMatch(DuckLakeOperation::bumpsSchemaVersion);
+    boolean bumps = false;
+    for (DuckLakeOperation op : draft.operations()) {
+      bumps |= op.bumpsSchemaVersion();
+    }
     long schemaVersion = premise.getSchemaVersion() + (bumps ? 1 : 0);
     if (bumps) {
       for (long id : draft.schemaChangedIds()) {
@@ -78,10 +82,11 @@ final class CommitStager {
             SchemaVersionValue.newBuilder().setSchemaVersion(schemaVersion).build());
       }
     }
-    if (currentKeys.size() <= MAX_CHANGELOG_KEYS) {
+    boolean logged = written.size() <= MAX_CHANGELOG_KEYS;
+    if (logged) {
       ChangelogValue.Builder log = ChangelogValue.newBuilder();
-      for (byte[] k : currentKeys) {
-        log.addKeys(com.google.protobuf.ByteString.copyFrom(k));
+      for (KeyBytes k : written.keySet()) {
+        log.addKeys(com.google.protobuf.ByteString.copyFrom(k.bytes()));
       }
       put(batch, new ChangelogKey(n), log.build());
     }
@@ -105,11 +110,18 @@ final class CommitStager {
     draft.author().ifPresent(snapshot::setAuthor);
     draft.commitMessage().ifPresent(snapshot::setCommitMessage);
     draft.commitExtraInfo().ifPresent(snapshot::setCommitExtraInfo);
-    put(batch, new SnapshotKey(n), snapshot.build());
+    SnapshotValue record = snapshot.build();
+    put(batch, new SnapshotKey(n), record);
     HeadValue newHead =
         HeadValue.newBuilder().setSnapshotId(n).setBatchSeq(head.getBatchSeq() + 1).build();
     put(batch, SysKey.HEAD, newHead);
-    return new StagedCommit(batch, draft.changes(), newHead, true, draft.deletedDataFileIds());
+    return new StagedCommit(
+        batch,
+        draft.changes(),
+        newHead,
+        true,
+        draft.deletedDataFileIds(),
+        new StagedCommit.Landing(record, logged ? written : null));
   }
 
   /**
@@ -119,23 +131,29 @@ final class CommitStager {
    */
   private static StagedCommit stageWithoutSnapshot(HeadValue head, Transaction.Draft draft) {
     WriteBatch batch = new WriteBatch();
-    TreeSet<byte[]> ignored = new TreeSet<>(java.util.Arrays::compareUnsigned);
-    for (StagedEntities.Change change : sortedByKey(draft.entities())) {
-      stageEntity(batch, ignored, change, head.getSnapshotId());
+    SortedMap<KeyBytes, StagedEntities.Change> ignored = new TreeMap<>();
+    for (Keyed keyed : sortedByKey(draft.entities())) {
+      stageEntity(batch, ignored, keyed, head.getSnapshotId());
     }
     if (batch.isEmpty()) {
-      return new StagedCommit(null, draft.changes(), head, false, List.of());
+      return new StagedCommit(null, draft.changes(), head, false, List.of(), null);
     }
     HeadValue newHead = head.toBuilder().setBatchSeq(head.getBatchSeq() + 1).build();
     put(batch, SysKey.HEAD, newHead);
-    return new StagedCommit(batch, draft.changes(), newHead, false, List.of());
+    return new StagedCommit(batch, draft.changes(), newHead, false, List.of(), null);
   }
 
-  private static List<StagedEntities.Change> sortedByKey(List<StagedEntities.Change> changes) {
-    List<StagedEntities.Change> sorted = new ArrayList<>(changes);
-    sorted.sort(
-        Comparator.comparing(
-            c -> KeyCodec.encode(CurrentKey.of(c.entity())), java.util.Arrays::compareUnsigned));
+  /**
+   * A touched entity with its encoded {@code current} key, encoded once for sorting and writing.
+   */
+  private record Keyed(byte[] key, StagedEntities.Change change) {}
+
+  private static List<Keyed> sortedByKey(List<StagedEntities.Change> changes) {
+    List<Keyed> sorted = new ArrayList<>(changes.size());
+    for (StagedEntities.Change change : changes) {
+      sorted.add(new Keyed(KeyCodec.encode(CurrentKey.of(change.entity())), change));
+    }
+    sorted.sort((a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
     return sorted;
   }
 
@@ -146,15 +164,16 @@ final class CommitStager {
    * overwritten or deleted; an entity that is as it was writes nothing.
    */
   private static void stageEntity(
-      WriteBatch batch, TreeSet<byte[]> currentKeys, StagedEntities.Change change, long n) {
+      WriteBatch batch, SortedMap<KeyBytes, StagedEntities.Change> written, Keyed keyed, long n) {
+    StagedEntities.Change change = keyed.change();
     Optional<Message> before = change.before();
     Optional<Message> after = change.after();
     if (before.equals(after)) {
       return;
     }
     CurrentKey.Entity current = CurrentKey.of(change.entity());
-    byte[] currentBytes = KeyCodec.encode(current);
-    currentKeys.add(currentBytes);
+    byte[] currentBytes = keyed.key();
+    written.put(new KeyBytes(currentBytes), change);
     boolean versioned = change.entity().kind().versioned();
     if (after.isPresent()) {
       batch.put(currentBytes, ValueCodec.encode(current, after.get()));

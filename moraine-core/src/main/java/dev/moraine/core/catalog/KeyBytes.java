@@ -2,8 +2,28 @@ package dev.moraine.core.catalog;
 
 import java.util.Arrays;
 
-/** Encoded key bytes as a map key: equal by content, ordered as the store orders keys. */
-record KeyBytes(byte[] bytes) implements Comparable<KeyBytes> {
+/**
+ * Encoded key bytes as a map key: equal by content, ordered as the store orders keys. The bytes are
+ * never changed once wrapped.
+ */
+final class KeyBytes implements Comparable<KeyBytes> {
+  private final byte[] bytes;
+
+  // The content hash, computed on first use: the views' persistent hash maps ask for it on every
+  // lookup. Written without synchronization, as String caches its hash: every thread computes the
+  // same value from bytes that never change, and an int is written whole, so a thread sees 0 (and
+  // computes it again) or the right value.
+  private int hash;
+
+  KeyBytes(byte[] bytes) {
+    this.bytes = bytes;
+  }
+
+  /** The wrapped bytes (not a copy: do not change them). */
+  byte[] bytes() {
+    return bytes;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof KeyBytes other && Arrays.equals(bytes, other.bytes);
@@ -11,7 +31,12 @@ record KeyBytes(byte[] bytes) implements Comparable<KeyBytes> {
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(bytes);
+    int h = hash;
+    if (h == 0) {
+      h = Arrays.hashCode(bytes);
+      hash = h;
+    }
+    return h;
   }
 
   @Override

@@ -33,7 +33,7 @@ final class StatsVerbs {
       Optional<String> maxValue,
       Optional<String> extraStats) {
     s.requireTable(tableId);
-    VerbState.requireColumn(s.columnRecords(tableId), tableId, columnId);
+    s.requireColumn(tableId, columnId);
     if (containsNull == null
         || containsNan == null
         || minValue == null

@@ -175,13 +175,25 @@ final class VerbState {
     return live.stream()
         .filter(c -> c.getColumnId() == columnId)
         .findFirst()
-        .orElseThrow(
-            () ->
-                notFound(
-                    "column "
-                        + Long.toUnsignedString(columnId)
-                        + " of table "
-                        + Long.toUnsignedString(tableId)));
+        .orElseThrow(() -> columnNotFound(tableId, columnId));
+  }
+
+  /**
+   * The live column {@code columnId} of a table, by one lookup of its key (the premise loads the
+   * one record, not the table's columns, unless it holds them already).
+   */
+  ColumnValue requireColumn(long tableId, long columnId) {
+    return staged
+        .get(new EntityKey.Column(tableId, columnId), ColumnValue.class)
+        .orElseThrow(() -> columnNotFound(tableId, columnId));
+  }
+
+  private static NotFoundException columnNotFound(long tableId, long columnId) {
+    return notFound(
+        "column "
+            + Long.toUnsignedString(columnId)
+            + " of table "
+            + Long.toUnsignedString(tableId));
   }
 
   // ---- checks ----------------------------------------------------------------------------------

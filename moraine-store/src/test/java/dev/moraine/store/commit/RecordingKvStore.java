@@ -10,6 +10,10 @@ import dev.moraine.core.kv.ReadDurability;
 import dev.moraine.core.kv.ScanOrder;
 import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.core.kv.WriteReceipt;
+import dev.moraine.store.ObjectStoreSpec;
+import dev.moraine.store.SlateStoreProvider;
+import dev.moraine.store.StoreConfig;
+import dev.moraine.store.StoreSettings;
 import dev.moraine.store.forwarding.ForwardingKvIterator;
 import dev.moraine.store.forwarding.ForwardingKvStore;
 import java.util.ArrayList;
@@ -54,6 +58,18 @@ final class RecordingKvStore extends ForwardingKvStore {
 
   RecordingKvStore(KvStore store) {
     super(store);
+  }
+
+  /**
+   * A recording writer over a new in-memory store named {@code name} (the store root {@code lake},
+   * the flush timer off); the caller closes it and drops the in-memory store.
+   */
+  static RecordingKvStore inMemory(String name) {
+    return new RecordingKvStore(
+        new SlateStoreProvider(
+                StoreConfig.of(ObjectStoreSpec.inMemory(name), "lake")
+                    .withSettings(StoreSettings.defaults().withFlushTimerOff()))
+            .openWriter());
   }
 
   /** Every write so far, in the order it reached the store. */

@@ -1,12 +1,15 @@
 package dev.moraine.core.keyspace.value;
 
+import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import dev.moraine.core.keyspace.KeyspaceDataException;
 import dev.moraine.core.keyspace.key.Key;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Encodes and decodes the framed value of a key (RFC 0002 §7): the message {@link ValueKinds} names
@@ -55,14 +58,17 @@ public final class ValueCodec {
    */
   public static Message decode(Key key, byte[] value) {
     Message expected = expectedMessage(key);
-    String name = key.printable();
-    int offset = ValueFrame.payloadOffset(name, value);
+    // The key's printable form is built only for an error.
+    int offset =
+        ValueFrame.isFramed(value)
+            ? ValueFrame.HEADER_LENGTH
+            : ValueFrame.payloadOffset(key.printable(), value);
     Message message;
     try {
       message = expected.getParserForType().parseFrom(value, offset, value.length - offset);
     } catch (InvalidProtocolBufferException e) {
       throw new KeyspaceDataException(
-          name,
+          key.printable(),
           "payload is not a valid "
               + expected.getDescriptorForType().getName()
               + ": "
@@ -72,11 +78,11 @@ public final class ValueCodec {
     String unknown = unknownFieldPath(message, expected.getDescriptorForType().getName());
     if (unknown != null) {
       throw new KeyspaceDataException(
-          name, "payload carries a field format 9 does not define, in " + unknown);
+          key.printable(), "payload carries a field format 9 does not define, in " + unknown);
     }
     String problem = ValueConsistency.problem(key, message);
     if (problem != null) {
-      throw new KeyspaceDataException(name, problem);
+      throw new KeyspaceDataException(key.printable(), problem);
     }
     return message;
   }
@@ -116,26 +122,47 @@ public final class ValueCodec {
     if (!message.getUnknownFields().asMap().isEmpty()) {
       return path;
     }
-    for (Map.Entry<FieldDescriptor, Object> e : message.getAllFields().entrySet()) {
-      FieldDescriptor f = e.getKey();
-      if (f.getJavaType() != FieldDescriptor.JavaType.MESSAGE || f.isMapField()) {
-        continue;
-      }
-      String childPath = path + "." + f.getName();
+    // Only message-typed fields can nest unknown fields; most values have none, and then this is
+    // the one check above, with no reflective walk of the value's fields.
+    for (FieldDescriptor f : nestedFields(message.getDescriptorForType())) {
       if (f.isRepeated()) {
-        for (Object child : (List<?>) e.getValue()) {
-          String p = unknownFieldPath((Message) child, childPath);
+        int count = message.getRepeatedFieldCount(f);
+        for (int i = 0; i < count; i++) {
+          String p =
+              unknownFieldPath((Message) message.getRepeatedField(f, i), path + "." + f.getName());
           if (p != null) {
             return p;
           }
         }
-      } else {
-        String p = unknownFieldPath((Message) e.getValue(), childPath);
+      } else if (message.hasField(f)) {
+        String p = unknownFieldPath((Message) message.getField(f), path + "." + f.getName());
         if (p != null) {
           return p;
         }
       }
     }
     return null;
+  }
+
+  /**
+   * Per message type, its message-typed fields other than maps (a map's entries are generated
+   * messages that carry no fields of ours), in declaration order. Computed once per type;
+   * descriptors are immutable, so the shared lists never change.
+   */
+  private static final Map<Descriptor, List<FieldDescriptor>> NESTED = new ConcurrentHashMap<>();
+
+  private static List<FieldDescriptor> nestedFields(Descriptor type) {
+    List<FieldDescriptor> known = NESTED.get(type);
+    if (known != null) {
+      return known;
+    }
+    List<FieldDescriptor> nested = new ArrayList<>();
+    for (FieldDescriptor f : type.getFields()) {
+      if (f.getJavaType() == FieldDescriptor.JavaType.MESSAGE && !f.isMapField()) {
+        nested.add(f);
+      }
+    }
+    NESTED.putIfAbsent(type, List.copyOf(nested));
+    return NESTED.get(type);
   }
 }

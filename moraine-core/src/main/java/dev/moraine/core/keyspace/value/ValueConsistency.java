@@ -9,9 +9,11 @@ import dev.moraine.core.keyspace.key.HistoryKey;
 import dev.moraine.core.keyspace.key.InlineKey;
 import dev.moraine.core.keyspace.key.Key;
 import dev.moraine.core.keyspace.key.SnapshotKey;
+import dev.moraine.core.keyspace.proto.GcFileValue;
 import dev.moraine.core.keyspace.proto.InlineChunkRangeValue;
 import dev.moraine.core.keyspace.proto.InlineInlineDeleteValue;
 import dev.moraine.core.keyspace.proto.InlineSchemaValue;
+import dev.moraine.core.keyspace.proto.SnapshotValue;
 import java.util.List;
 import java.util.Map;
 
@@ -21,6 +23,10 @@ import java.util.Map;
  * chunk locator's value names the chunk of its key, an inline schema record is either a schema or a
  * reference. Readers of the format take ids from the value, so a value that disagrees with its key
  * is refused rather than read.
+ *
+ * <p>The ids of the generated messages are read through their own getters ({@link EntityIds}); the
+ * descriptor-driven read remains for any other implementation of the message (a dynamic one), and
+ * for {@code end_snapshot}, whose presence matters.
  */
 final class ValueConsistency {
   private ValueConsistency() {}
@@ -59,10 +65,14 @@ final class ValueConsistency {
       return field(value, "end_snapshot", h.endSnapshot());
     }
     if (key instanceof CurrentKey.ScheduledDeletion d) {
-      return field(value, "data_file_id", d.dataFileId());
+      return value instanceof GcFileValue v
+          ? compare("data_file_id", v.getDataFileId(), d.dataFileId())
+          : field(value, "data_file_id", d.dataFileId());
     }
     if (key instanceof SnapshotKey s) {
-      return field(value, "snapshot_id", s.snapshotId());
+      return value instanceof SnapshotValue v
+          ? compare("snapshot_id", v.getSnapshotId(), s.snapshotId())
+          : field(value, "snapshot_id", s.snapshotId());
     }
     if (key instanceof InlineKey.ChunkLocator l) {
       InlineChunkRangeValue v = (InlineChunkRangeValue) value;
@@ -94,13 +104,29 @@ final class ValueConsistency {
   private static String ids(EntityKey entity, Message value) {
     List<String> names = ID_FIELDS.get(entity.kind());
     long[] ids = entity.ids();
+    long[] actual = EntityIds.of(entity.kind(), value);
     for (int i = 0; i < names.size(); i++) {
-      String p = field(value, names.get(i), ids[i]);
+      String p =
+          actual != null
+              ? compare(names.get(i), actual[i], ids[i])
+              : field(value, names.get(i), ids[i]);
       if (p != null) {
         return p;
       }
     }
     return null;
+  }
+
+  /** The check of {@link #field} on a value read without reflection (its field has no presence). */
+  private static String compare(String name, long actual, long expected) {
+    if (actual == expected) {
+      return null;
+    }
+    return name
+        + " is "
+        + Long.toUnsignedString(actual)
+        + "; the key says "
+        + Long.toUnsignedString(expected);
   }
 
   private static String field(Message value, String name, long expected) {
@@ -111,14 +137,6 @@ final class ValueConsistency {
     if (f.hasPresence() && !value.hasField(f)) {
       return name + " is absent; the key says " + Long.toUnsignedString(expected);
     }
-    long actual = (Long) value.getField(f);
-    if (actual != expected) {
-      return name
-          + " is "
-          + Long.toUnsignedString(actual)
-          + "; the key says "
-          + Long.toUnsignedString(expected);
-    }
-    return null;
+    return compare(name, (Long) value.getField(f), expected);
   }
 }

@@ -45,6 +45,19 @@ public final class ValueFrame {
   }
 
   /**
+   * Whether {@code value} starts with a header {@link #payloadOffset} accepts, so that its payload
+   * begins at {@link #HEADER_LENGTH}; when false, {@link #payloadOffset} says why.
+   */
+  public static boolean isFramed(byte[] value) {
+    return value.length >= HEADER_LENGTH
+        && value[0] == MAGIC[0]
+        && value[1] == MAGIC[1]
+        && value[2] == MAGIC[2]
+        && value[3] == MAGIC[3]
+        && (value[MAGIC.length] & 0xff) <= ENCODING_VERSION;
+  }
+
+  /**
    * Checks the header of a stored value and returns the offset of its payload.
    *
    * @param key the printable key, named by the error
