@@ -87,7 +87,10 @@ final class CatalogModel {
     String comment;
     final Map<Long, String> columnComments = new TreeMap<>();
 
-    /** Counts the table's schema-version records: rows inlined under different counts differ. */
+    /**
+     * Counts the table's schema-version records (a rename, move or column change adds one; a
+     * comment does not): rows inlined under different counts differ.
+     */
     long epoch;
 
     final Map<Long, Long> inlined = new TreeMap<>();
@@ -499,7 +502,8 @@ final class CatalogModel {
         } else {
           t.columnComments.put(i.columnId(), i.text());
         }
-        t.epoch++;
+        // A comment bumps schema_version but writes no schema_versions record (RFC 0004 §3):
+        // rows inlined before and after it share a schema version.
       }
     } else if (intent instanceof Intent.CreateMacro i) {
       if (!schemas.containsKey(i.schemaId())) {

@@ -186,7 +186,17 @@ class ConcurrentVerbModelPropertiesTest {
         model = model.copy();
         model.at = s;
         Class<? extends RuntimeException> refusal = model.apply(a.intent());
-        assertEquals(null, refusal, "the model accepts " + a.intent() + " at snapshot " + s);
+        if (refusal != null) {
+          throw new AssertionError(
+              "the model refuses "
+                  + a.intent()
+                  + " with "
+                  + refusal.getSimpleName()
+                  + " at snapshot "
+                  + s
+                  + ", which landed"
+                  + HistoryReport.of(raw, landed, bySnapshot, model, s));
+        }
         bySnapshot.add(model);
       }
       // Time travel: every snapshot reads as the model left it, seen after every later flush.
@@ -226,7 +236,7 @@ class ConcurrentVerbModelPropertiesTest {
         assertEquals(expected, a.error(), a.intent() + " at snapshot " + a.premise());
       }
       // Lost races of the inline verbs: classified as ConflictMatrix says.
-      InlineRaceVerdicts.check(races, catalog);
+      InlineRaceVerdicts.check(races, landed, catalog);
       // Over all tries, every kind of verb lands and the refusals the model predicts occur.
       Statistics.label("landed")
           .coverage(
@@ -255,8 +265,16 @@ class ConcurrentVerbModelPropertiesTest {
     }
   }
 
-  /** What one run of a closure meant to do, on which premise, and how it ended. */
-  record Attempt(long premise, CatalogModel.Intent intent, Class<?> error) {}
+  /**
+   * What one run of a closure meant to do, on which premise (snapshot id, and the batch sequence of
+   * the head it stood at), and how it ended; {@code saw} is what it read of its table's inlined
+   * rows, for an inline verb (else empty).
+   */
+  record Attempt(long premise, long batch, CatalogModel.Intent intent, Class<?> error, String saw) {
+    Attempt endedBy(Class<?> error) {
+      return new Attempt(premise, batch, intent, error, saw);
+    }
+  }
 
   private static void runAction(
       Catalog catalog,
@@ -275,7 +293,13 @@ class ConcurrentVerbModelPropertiesTest {
           catalog.commit(
               tx -> {
                 CatalogModel.Intent intent = choose(tx, thread, index, action);
-                last[0] = new Attempt(tx.premise().snapshotId(), intent, null);
+                last[0] =
+                    new Attempt(
+                        tx.premise().snapshotId(),
+                        tx.premise().builtAtHead().orElseThrow().batchSeq(),
+                        intent,
+                        null,
+                        HistoryReport.saw(tx, intent));
                 runs.add(last[0]);
                 try {
                   perform(tx, intent);
@@ -283,7 +307,7 @@ class ConcurrentVerbModelPropertiesTest {
                     | dev.moraine.core.catalog.NotFoundException
                     | InvalidArgumentException e) {
                   // The run ends refused; the commit re-runs it if the head moved meanwhile.
-                  runs.set(runs.size() - 1, new Attempt(last[0].premise(), intent, e.getClass()));
+                  runs.set(runs.size() - 1, last[0].endedBy(e.getClass()));
                   throw e;
                 }
               });
@@ -300,12 +324,16 @@ class ConcurrentVerbModelPropertiesTest {
         | InvalidArgumentException
         | CommitConflictException
         | RetryBudgetExhaustedException e) {
-      refused.add(new Attempt(last[0].premise(), last[0].intent(), e.getClass()));
+      refused.add(last[0].endedBy(e.getClass()));
       InlineRaceVerdicts.lostRaces(runs, races);
       if (e instanceof CommitConflictException) {
         races.add(
             new InlineRaceVerdicts.Race(
-                last[0].premise(), last[0].intent(), catalog.snapshot().snapshotId(), true));
+                last[0].premise(),
+                last[0].batch(),
+                last[0].intent(),
+                catalog.snapshot().snapshotId(),
+                true));
       }
     }
   }
@@ -397,7 +425,7 @@ class ConcurrentVerbModelPropertiesTest {
     return new CatalogModel.Intent.CreateTable(schema, relation, 1 + a.arg() % 3);
   }
 
-  private static void perform(Transaction tx, CatalogModel.Intent intent) {
+  static void perform(Transaction tx, CatalogModel.Intent intent) {
     if (intent instanceof CatalogModel.Intent.CreateSchema i) {
       tx.createSchema(i.name());
     } else if (intent instanceof CatalogModel.Intent.DropSchema i) {
@@ -441,7 +469,7 @@ class ConcurrentVerbModelPropertiesTest {
   }
 
   /** The versioned state and the counters at one snapshot. */
-  private static void check(CatalogModel m, CatalogSnapshot at) {
+  static void check(CatalogModel m, CatalogSnapshot at) {
     String where = " at snapshot " + at.snapshotId();
     Map<Long, String> schemas = new TreeMap<>();
     at.schemas().forEach(s -> schemas.put(s.schemaId(), s.name()));
