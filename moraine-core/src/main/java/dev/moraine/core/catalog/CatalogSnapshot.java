@@ -355,7 +355,7 @@ public final class CatalogSnapshot {
    * table's data files, delete files and file column statistics in one load and kept with them, so
    * that these accessors agree whatever commits later: a flush that lands after this view read a
    * table moves the rows into a file backdated into this snapshot's past, and this view keeps
-   * showing them inlined, beside the file list it read (RFC 0003 §3.3.3).
+   * showing them inlined, beside the file list it read (RFC 0003 §3.3.2).
    */
   public InlinedRows inlinedRows(long tableId) {
     return tableFiles(tableId).inlined().get(tableId);

@@ -10,7 +10,7 @@ import java.util.SortedMap;
 
 /**
  * Where one table's rows are at one snapshot: its live data files, delete files and per-file column
- * statistics, and its live inlined rows, all read in one consistent load (RFC 0003 §3.3.3).
+ * statistics, and its live inlined rows, all read in one consistent load (RFC 0003 §3.3.2).
  *
  * <p>Why together: a flush of inlined data deletes the chunks it drains and registers a data file
  * backdated to the first chunk's snapshot (RFC 0004 §3), so what an earlier snapshot reads from the

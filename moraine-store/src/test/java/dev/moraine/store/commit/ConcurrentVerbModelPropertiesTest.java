@@ -193,7 +193,7 @@ class ConcurrentVerbModelPropertiesTest {
       // with the files later flushes backdated into it; through the writer, whose views of earlier
       // snapshots (its head views of the run, cached by id) may have read a table before such a
       // flush: a view keeps a table's files and inlined rows as it read them together (RFC 0003
-      // §3.3.3), so each table reads as the model has it either before or after the flush (with
+      // §3.3.2), so each table reads as the model has it either before or after the flush (with
       // the default `through`, at most one flush backdates into a snapshot's tables).
       try (ReadOnlyCatalog reader = Catalog.openReadOnly(raw, CatalogOptions.defaults())) {
         for (long s = 0; s <= head; s++) {

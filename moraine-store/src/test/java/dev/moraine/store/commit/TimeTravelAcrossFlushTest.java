@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Views of snapshots taken before a flush of inlined data read the same rows after it lands (RFC
- * 0003 §3.3.3): a flush deletes the chunks it drains and registers a file backdated into those
+ * 0003 §3.3.2): a flush deletes the chunks it drains and registers a file backdated into those
  * snapshots' past, so a view must read a table's files and inlined rows together and keep them.
  * Checked on real SlateDB for the writer's own views by id, its head view, views read only in part
  * before the flush, a reader's views, and the dump.
