@@ -19,6 +19,11 @@ import dev.moraine.core.kv.KeyRange;
 import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvReadView;
+import dev.moraine.ducklake.changes.ChangeEntry;
+import dev.moraine.ducklake.changes.ChangeKind;
+import dev.moraine.ducklake.changes.ChangeSet;
+import dev.moraine.ducklake.changes.ChangesMade;
+import dev.moraine.ducklake.changes.ChangesMadeParseException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -179,6 +184,13 @@ final class CatalogReads {
       records.put(change.entity(), change.after());
     }
     ViewState state = premise.state().refreshed(landing.written().keySet(), records::get);
+    if (!state.inlined().isEmpty()) {
+      // Inline writes are not among the entity records: as in carried, the tables whose inlined
+      // rows this commit changed lose their files and rows, to be loaded afresh at the new head.
+      List<Long> tables = inlineTables(landing.record().getChangesMade());
+      state =
+          state.withoutTableFiles(tables != null ? tables : List.copyOf(state.inlined().keySet()));
+    }
     install(new CatalogSnapshot(this, landing.record(), toHead(staged.newHead()), state));
   }
 
@@ -235,7 +247,68 @@ final class CatalogReads {
     // The changed entities are re-read at the new head through the same consistent view; each is a
     // point read of its current record (a version live at the head is always the current one).
     long at = head.getSnapshotId();
-    return held.state().refreshed(changed, entity -> EntityVersions.at(v, entity, at));
+    ViewState refreshed =
+        held.state().refreshed(changed, entity -> EntityVersions.at(v, entity, at));
+    if (refreshed.inlined().isEmpty()) {
+      return refreshed;
+    }
+    // Inline writes name no current key, so the changelogs do not show them: the snapshot records
+    // of the gap do. A table whose inlined rows changed there loses its files and inlined rows
+    // together (a flush changes both), and they are loaded afresh when next asked for.
+    return refreshed.withoutTableFiles(inlineChanged(v, from, head.getSnapshotId(), refreshed));
+  }
+
+  /** Changes that touch a table's inlined rows (and, for a flush, its files). */
+  private static final List<ChangeKind> INLINE_CHANGES =
+      List.of(ChangeKind.INLINED_INSERT, ChangeKind.INLINED_DELETE, ChangeKind.INLINE_FLUSH);
+
+  /**
+   * The tables of {@code state} whose inlined rows the snapshots {@code from + 1 .. to} changed, by
+   * their {@code changes_made}; every table of {@code state} when a record is missing or its
+   * changes cannot be read.
+   */
+  private static List<Long> inlineChanged(KvReadView v, long from, long to, ViewState state) {
+    List<byte[]> keys = new ArrayList<>();
+    for (long id = from + 1; id <= to; id++) {
+      keys.add(KeyCodec.encode(new SnapshotKey(id)));
+    }
+    List<Long> tables = new ArrayList<>();
+    List<byte[]> values = v.getAll(keys);
+    for (int i = 0; i < values.size(); i++) {
+      if (values.get(i) == null) {
+        return List.copyOf(state.inlined().keySet());
+      }
+      Key key = new SnapshotKey(from + 1 + i);
+      List<Long> changed =
+          inlineTables(ValueCodec.decode(key, values.get(i), SnapshotValue.class).getChangesMade());
+      if (changed == null) {
+        return List.copyOf(state.inlined().keySet());
+      }
+      tables.addAll(changed);
+    }
+    return tables;
+  }
+
+  /**
+   * The tables whose inlined rows a snapshot with these {@code changes_made} changed, or null when
+   * the text cannot be read (the caller then treats every table as changed).
+   */
+  private static List<Long> inlineTables(String changesMade) {
+    ChangeSet changes;
+    try {
+      changes = ChangesMade.parse(changesMade);
+    } catch (ChangesMadeParseException e) {
+      return null;
+    }
+    List<Long> tables = new ArrayList<>();
+    for (ChangeKind kind : INLINE_CHANGES) {
+      for (ChangeEntry entry : changes.ofKind(kind)) {
+        if (entry instanceof ChangeEntry.ById byId) {
+          tables.add(byId.id());
+        }
+      }
+    }
+    return tables;
   }
 
   /** The view of snapshot {@code snapshotId} this catalog keeps (a recent head view, or cached). */

@@ -350,9 +350,15 @@ public final class CatalogSnapshot {
     return indexes(tableId).stream().filter(i -> i.name().equals(name)).findFirst();
   }
 
-  /** A table's inlined rows live at this snapshot, decoded, in row-id order (read on each call). */
+  /**
+   * A table's inlined rows live at this snapshot, decoded, in row-id order. They are read with the
+   * table's data files, delete files and file column statistics in one load and kept with them, so
+   * that these accessors agree whatever commits later: a flush that lands after this view read a
+   * table moves the rows into a file backdated into this snapshot's past, and this view keeps
+   * showing them inlined, beside the file list it read (RFC 0003 §3.3.2).
+   */
   public InlinedRows inlinedRows(long tableId) {
-    return load(v -> InlineRowsReader.read(v, tableId, snapshotId()));
+    return tableFiles(tableId).inlined().get(tableId);
   }
 
   // ---- views and macros ----------------------------------------------------------------------
@@ -577,11 +583,28 @@ public final class CatalogSnapshot {
   }
 
   private SortedMap<KeyBytes, Message> rangeOf(EntityKind kind, Long tableId) {
+    if (tableId != null && TableFiles.KINDS.contains(kind)) {
+      return tableFiles(tableId).ranges().get(TableFiles.prefix(kind, tableId));
+    }
     byte[] prefix =
         tableId == null
             ? KeyPrefixes.currentOfKind(kind)
             : KeyPrefixes.currentOfTable(kind, tableId);
     return range(new KeyBytes(prefix), v -> EntityVersions.allAt(v, kind, tableId, snapshotId()));
+  }
+
+  /**
+   * This view's state once it holds the files and inlined rows of {@code tableId}: as it is, or
+   * after one load of them all ({@link TableFiles}). A racing load of the same table is discarded,
+   * as for ranges, so every caller sees the one set this view kept.
+   */
+  private ViewState tableFiles(long tableId) {
+    ViewState known = state.get();
+    if (known.inlined().containsKey(tableId)) {
+      return known;
+    }
+    TableFiles loaded = load(v -> TableFiles.read(v, tableId, snapshotId()));
+    return state.updateAndGet(s -> s.withTableFiles(tableId, loaded));
   }
 
   private SortedMap<KeyBytes, Message> range(

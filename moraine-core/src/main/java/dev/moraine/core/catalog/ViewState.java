@@ -1,8 +1,10 @@
 package dev.moraine.core.catalog;
 
 import com.google.protobuf.Message;
+import dev.moraine.core.catalog.model.InlinedRows;
 import dev.moraine.core.keyspace.key.CurrentKey;
 import dev.moraine.core.keyspace.key.EntityKey;
+import dev.moraine.core.keyspace.key.EntityKind;
 import dev.moraine.core.keyspace.key.KeyCodec;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,14 +32,20 @@ import org.pcollections.TreePMap;
  * <p>A third map, {@code names}, holds a {@link NameIndex} over some of the ranges of named kinds
  * (schemas, tables, views, macros), keyed by the same prefix: built the first time something looks
  * a name up, and from then on kept in step with its range wherever the range changes.
+ *
+ * <p>A fourth, {@code inlined}, holds tables' inlined rows by table id. A table's inlined rows and
+ * the ranges of its files ({@link TableFiles#KINDS}) are installed together from one load, and
+ * dropped together; a state holds all four of a table or none.
  */
 record ViewState(
     PMap<KeyBytes, Optional<Message>> points,
     PMap<KeyBytes, PSortedMap<KeyBytes, Message>> ranges,
-    PMap<KeyBytes, NameIndex> names) {
+    PMap<KeyBytes, NameIndex> names,
+    PMap<Long, InlinedRows> inlined) {
 
   static final ViewState EMPTY =
-      new ViewState(HashTreePMap.empty(), HashTreePMap.empty(), HashTreePMap.empty());
+      new ViewState(
+          HashTreePMap.empty(), HashTreePMap.empty(), HashTreePMap.empty(), HashTreePMap.empty());
 
   /**
    * The lengths of the prefixes a range can have: {@code 04 03} (scheduled deletions), {@code 04 02
@@ -65,14 +73,16 @@ record ViewState(
 
   /** This state with {@code value} recorded under {@code key}, unless it already knew the key. */
   ViewState withPoint(KeyBytes key, Optional<Message> value) {
-    return known(key) != null ? this : new ViewState(points.plus(key, value), ranges, names);
+    return known(key) != null
+        ? this
+        : new ViewState(points.plus(key, value), ranges, names, inlined);
   }
 
   /** This state with the complete range under {@code prefix}, unless it already held it. */
   ViewState withRange(KeyBytes prefix, SortedMap<KeyBytes, Message> records) {
     return ranges.containsKey(prefix)
         ? this
-        : new ViewState(points, ranges.plus(prefix, TreePMap.from(records)), names);
+        : new ViewState(points, ranges.plus(prefix, TreePMap.from(records)), names, inlined);
   }
 
   /**
@@ -83,7 +93,35 @@ record ViewState(
   ViewState withNames(KeyBytes prefix, NameIndex index) {
     return names.containsKey(prefix) || !ranges.containsKey(prefix)
         ? this
-        : new ViewState(points, ranges, names.plus(prefix, index));
+        : new ViewState(points, ranges, names.plus(prefix, index), inlined);
+  }
+
+  /**
+   * This state with one table's files and inlined rows, unless it already holds them (then this
+   * state: the first load installed wins, as for ranges).
+   */
+  ViewState withTableFiles(long tableId, TableFiles files) {
+    if (inlined.containsKey(tableId)) {
+      return this;
+    }
+    PMap<KeyBytes, PSortedMap<KeyBytes, Message>> r = ranges;
+    for (EntityKind kind : TableFiles.KINDS) {
+      r = r.plus(TableFiles.prefix(kind, tableId), TreePMap.from(files.range(kind)));
+    }
+    return new ViewState(points, r, names, inlined.plus(tableId, files.inlined()));
+  }
+
+  /** This state without the files and inlined rows of {@code tables}. */
+  ViewState withoutTableFiles(Collection<Long> tables) {
+    PMap<KeyBytes, PSortedMap<KeyBytes, Message>> r = ranges;
+    PMap<Long, InlinedRows> i = inlined;
+    for (long tableId : tables) {
+      for (EntityKind kind : TableFiles.KINDS) {
+        r = r.minus(TableFiles.prefix(kind, tableId));
+      }
+      i = i.minus(tableId);
+    }
+    return new ViewState(points, r, names, i);
   }
 
   /**
@@ -140,7 +178,7 @@ record ViewState(
         r = r.plus(prefix, now.isPresent() ? range.plus(key, now.get()) : range.minus(key));
       }
     }
-    return new ViewState(p, r, n);
+    return new ViewState(p, r, n, inlined);
   }
 
   /** How many entities and ranges this state holds (for tests and figures). */

@@ -148,7 +148,10 @@ final class CatalogModel {
      */
     final Map<Long, String[]> columnStats = new TreeMap<>();
 
-    /** Counts the table's schema-version records: rows inlined under different counts differ. */
+    /**
+     * Counts the table's schema-version records (a rename, move or column change adds one; a tag or
+     * comment does not): rows inlined under different counts differ.
+     */
     long epoch;
 
     final Map<Long, Long> inlined = new TreeMap<>();

@@ -139,22 +139,18 @@ final class CatalogModelInline {
         return InvalidArgumentException.class;
       }
     }
+    // File ids go as stock DuckLake gives them: the flushed data file, the delete files of data
+    // files by data file id, then the delete file of the flushed rows.
     long[] s = m.statsOf(i.tableId());
+    long dataFile = -1;
     if (!t.inlined.isEmpty()) {
-      long dataFile = m.takeFileId();
+      dataFile = m.takeFileId();
       long first = ((TreeMap<Long, Long>) t.inlined).firstKey();
       t.files().put(dataFile, new long[] {first, i.rows()});
       s[1] += CatalogModel.FILE_SIZE;
       long begin = t.inlinedAt.values().stream().min(Long::compare).orElseThrow();
       m.backdate(
           new CatalogModel.Backdated(i.tableId(), dataFile, -1, first, i.rows(), begin, m.at));
-      if (i.rowDeletes()) {
-        long rowDeletes = m.takeFileId();
-        t.deletes().put(rowDeletes, dataFile);
-        long deletedAt = t.tombstonedAt.values().stream().min(Long::compare).orElseThrow();
-        m.backdate(
-            new CatalogModel.Backdated(i.tableId(), rowDeletes, dataFile, 0, 0, deletedAt, m.at));
-      }
     }
     for (long file : withDeletes) {
       long deleteFile = m.takeFileId();
@@ -162,6 +158,13 @@ final class CatalogModelInline {
       m.backdate(
           new CatalogModel.Backdated(
               i.tableId(), deleteFile, file, 0, 0, t.fileDeletedAt.get(file), m.at));
+    }
+    if (i.rowDeletes()) {
+      long rowDeletes = m.takeFileId();
+      t.deletes().put(rowDeletes, dataFile);
+      long deletedAt = t.tombstonedAt.values().stream().min(Long::compare).orElseThrow();
+      m.backdate(
+          new CatalogModel.Backdated(i.tableId(), rowDeletes, dataFile, 0, 0, deletedAt, m.at));
     }
     t.inlined.clear();
     t.tombstones.clear();

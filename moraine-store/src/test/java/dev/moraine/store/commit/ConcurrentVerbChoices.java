@@ -37,15 +37,6 @@ import java.util.TreeSet;
 final class ConcurrentVerbChoices {
   private ConcurrentVerbChoices() {}
 
-  /**
-   * Whether the concurrent histories include flushes of inlined data. Off: with them, some runs end
-   * with a landed flush whose premise the model holds other inlined rows for (RFC 0004 §9, "the
-   * landed-flush case"), a divergence not explained yet. Flushes racing other commits are covered
-   * by {@code InlineRacesTest} and, against stock DuckLake, {@code InlinedRaceDifferentialTest};
-   * turn this on to chase the divergence ({@code -Dmoraine.stateful.flushes=true}).
-   */
-  static final boolean FLUSHES = Boolean.getBoolean("moraine.stateful.flushes");
-
   /** The intent of operations 13 and up, or null for the default (a table create). */
   static Intent choose(CatalogSnapshot p, TableInfo table, long schema, Action a) {
     if (table == null && a.op() != 19 && a.op() != 22 && a.op() != 23 && a.op() != 24) {
@@ -59,9 +50,6 @@ final class ConcurrentVerbChoices {
         return new Intent.DeleteInline(table.tableId(), deletable(p, table.tableId(), a));
       case 16:
       case 25:
-        if (!FLUSHES) {
-          return new Intent.InsertInlined(table.tableId(), 1 + a.arg() % 3);
-        }
         // Mostly a table that has rows inlined, so that flushes also land.
         List<TableInfo> inlined = new ArrayList<>();
         for (TableInfo t : p.tables()) {
