@@ -57,6 +57,7 @@ import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvReadView;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -350,9 +351,17 @@ public final class CatalogSnapshot {
     return indexes(tableId).stream().filter(i -> i.name().equals(name)).findFirst();
   }
 
-  /** A table's inlined rows live at this snapshot, decoded, in row-id order (read on each call). */
+  /**
+   * A table's inlined rows live at this snapshot, decoded, in row-id order (read on each call),
+   * each with the DuckLake types of the table's columns at this snapshot, so {@link
+   * InlinedRows.Row#typedValues()} gives the values as the insert verb took them.
+   */
   public InlinedRows inlinedRows(long tableId) {
-    return load(v -> InlineRowsReader.read(v, tableId, snapshotId()));
+    Map<Long, String> types = new HashMap<>();
+    for (ColumnInfo c : columns(tableId)) {
+      types.put(c.columnId(), c.type());
+    }
+    return load(v -> InlineRowsReader.read(v, tableId, snapshotId())).withColumnTypes(types);
   }
 
   // ---- views and macros ----------------------------------------------------------------------
