@@ -34,6 +34,9 @@ public record InlinedRows(long tableId, List<Row> rows) {
    * are stored as, which tell for instance a signed from an unsigned integer), raw values, and the
    * DuckLake type of each column where known (null for a column the table no longer has, or when
    * the row was read without the table's columns).
+   *
+   * @throws IllegalArgumentException if {@code columnTypes} does not have one entry per field;
+   *     nothing is built
    */
   public record Row(
       long rowId,
