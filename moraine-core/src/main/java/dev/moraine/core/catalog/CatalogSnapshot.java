@@ -57,6 +57,7 @@ import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvReadView;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -351,14 +352,20 @@ public final class CatalogSnapshot {
   }
 
   /**
-   * A table's inlined rows live at this snapshot, decoded, in row-id order. They are read with the
-   * table's data files, delete files and file column statistics in one load and kept with them, so
-   * that these accessors agree whatever commits later: a flush that lands after this view read a
-   * table moves the rows into a file backdated into this snapshot's past, and this view keeps
-   * showing them inlined, beside the file list it read (RFC 0003 §3.3.2).
+   * A table's inlined rows live at this snapshot, decoded, in row-id order, each with the DuckLake
+   * types of the table's columns at this snapshot, so {@link InlinedRows.Row#typedValues()} gives
+   * the values as the insert verb took them. They are read with the table's data files, delete
+   * files and file column statistics in one load and kept with them, so that these accessors agree
+   * whatever commits later: a flush that lands after this view read a table moves the rows into a
+   * file backdated into this snapshot's past, and this view keeps showing them inlined, beside the
+   * file list it read (RFC 0003 §3.3.2).
    */
   public InlinedRows inlinedRows(long tableId) {
-    return tableFiles(tableId).inlined().get(tableId);
+    Map<Long, String> types = new HashMap<>();
+    for (ColumnInfo c : columns(tableId)) {
+      types.put(c.columnId(), c.type());
+    }
+    return tableFiles(tableId).inlined().get(tableId).withColumnTypes(types);
   }
 
   // ---- views and macros ----------------------------------------------------------------------

@@ -27,7 +27,8 @@ import java.util.UUID;
  *       timestamp as a {@link LocalDateTime} of whole seconds, milliseconds, microseconds or
  *       nanoseconds (by its type); a {@code timestamptz} as an {@link Instant} of whole
  *       microseconds; dates and timestamps in the years 1 to 9999 (UTC for an instant), and a
- *       {@code timestamp_ns} within the 64-bit nanosecond range (1677-09-21 to 2262-04-11);
+ *       {@code timestamp_ns} within the 64-bit nanosecond range (1677-09-21 to 2262-04-11) short of
+ *       its greatest count, DuckDB's infinity;
  *   <li>a {@code uuid} as a {@link UUID}.
  * </ul>
  *
@@ -175,14 +176,18 @@ final class InlineValues {
         : null;
   }
 
-  /** A LocalDateTime whose nanoseconds since the epoch fit a signed 64-bit count. */
+  /**
+   * A LocalDateTime whose nanoseconds since the epoch fit a signed 64-bit count, other than the
+   * greatest count (DuckDB's infinity). The multiplication in {@link #epochNanos} also refuses the
+   * last second before the least count, which DuckDB 1.5.5 cannot turn into text either.
+   */
   private static Object nanoTimestamp(Object v) {
     if (!(v instanceof LocalDateTime t)) {
       return null;
     }
     try {
-      epochNanos(t);
-      return t;
+      // DuckDB reads the greatest count as infinity, so it is not a timestamp to inline.
+      return epochNanos(t) != Long.MAX_VALUE ? t : null;
     } catch (ArithmeticException e) {
       return null;
     }

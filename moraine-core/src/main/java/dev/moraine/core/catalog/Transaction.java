@@ -677,11 +677,13 @@ public final class Transaction {
    * and timestamp_ns (of whole microseconds, seconds, milliseconds or nanoseconds), an {@code
    * Instant} of whole microseconds for timestamptz, a {@code UUID} for uuid. Dates and timestamps
    * must lie in the years 1 to 9999 (UTC for an instant), a timestamp_ns between 1677-09-21 and
-   * 2262-04-11. Nested columns cannot be inlined yet. The table's record count and next row id grow
-   * by the row count, its column statistics take in the values, and the commit records {@code
-   * inlined_insert:<table>} and advances {@code next_file_id} once per table, as stock DuckLake
-   * does. A concurrent insert into the same table is a benign race: the re-run takes the next free
-   * row ids.
+   * 2262-04-11 short of its greatest nanosecond count (DuckDB's infinity). Nested columns cannot be
+   * inlined yet. Read back, {@link dev.moraine.core.catalog.model.InlinedRows.Row#typedValues()}
+   * gives equal values (integers below uint64 as {@code Long}, a decimal at the column's scale).
+   * The table's record count and next row id grow by the row count, its column statistics take in
+   * the values, and the commit records {@code inlined_insert:<table>} and advances {@code
+   * next_file_id} once per table, as stock DuckLake does. A concurrent insert into the same table
+   * is a benign race: the re-run takes the next free row ids.
    *
    * @return the row id of the first row
    * @throws NotFoundException if the table is not live; nothing staged

@@ -300,6 +300,11 @@ class InlineTypesTest {
         {9, LocalDateTime.of(2024, 1, 1, 0, 0, 0, 1_000), "timestamp_ms with microseconds"},
         {10, LocalDateTime.of(2300, 1, 1, 0, 0), "timestamp_ns past 2262"},
         {10, LocalDateTime.of(1600, 1, 1, 0, 0), "timestamp_ns before 1677"},
+        {
+          10,
+          LocalDateTime.of(2262, 4, 11, 23, 47, 16, 854_775_807),
+          "timestamp_ns at the greatest count, DuckDB's infinity"
+        },
         {11, "0193a1b2-0000-7000-8000-000000000001", "a String for a uuid"},
         {12, "ab", "a String for a blob"},
       };

@@ -16,6 +16,7 @@ import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.FlushDeleteFile;
 import dev.moraine.core.catalog.model.InlineFlush;
+import dev.moraine.core.catalog.model.InlinedRows;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.SchemaInfo;
 import dev.moraine.core.catalog.model.TableInfo;
@@ -163,13 +164,9 @@ class ReadmeExamplesTest {
 
       // An update of the flushed row 1 (now a data-file row) inlines its new version under id 1.
       catalog.commit(tx -> tx.updateRowInline(events, 1, List.of(2L, "Quito")));
-      List<Object> updated = catalog.snapshot().inlinedRows(events).rows().get(0).values();
-      assertEquals(
-          List.of(1L, "2", "Quito"),
-          List.of(
-              catalog.snapshot().inlinedRows(events).rows().get(0).rowId(),
-              String.valueOf(updated.get(0)),
-              String.valueOf(updated.get(1))));
+      InlinedRows.Row updated = catalog.snapshot().inlinedRows(events).rows().get(0);
+      assertEquals(1L, updated.rowId());
+      assertEquals(List.of(2L, "Quito"), updated.typedValues(), "read back as inlined");
 
       DuckLakeRowSet rows = DuckLakeRowRenderer.render(catalog.snapshotAt(created));
       assertTrue(
