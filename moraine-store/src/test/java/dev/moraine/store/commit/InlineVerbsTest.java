@@ -217,34 +217,8 @@ class InlineVerbsTest {
               head.info().schemaVersion(),
               head.info().nextCatalogId(),
               head.info().nextFileId()));
-      assertEquals(
-          List.of("2 4 3 20", "3 1 0 3"),
-          head.dataFiles(1).stream()
-              .map(
-                  f ->
-                      f.dataFileId()
-                          + " "
-                          + f.beginSnapshot()
-                          + " "
-                          + f.rowIdStart().getAsLong()
-                          + " "
-                          + f.recordCount())
-              .toList());
-      assertEquals(
-          List.of("4 5 2 1 5", "5 3 3 1 -"),
-          head.deleteFiles(1).stream()
-              .map(
-                  d ->
-                      d.deleteFileId()
-                          + " "
-                          + d.beginSnapshot()
-                          + " "
-                          + d.dataFileId()
-                          + " "
-                          + d.deleteCount()
-                          + " "
-                          + (d.partialMax().isPresent() ? d.partialMax().getAsLong() : "-"))
-              .toList());
+      assertEquals(List.of("2 4 3 20", "3 1 0 3"), dataFiles(head, 1));
+      assertEquals(List.of("4 5 2 1 5", "5 3 3 1 -"), deleteFiles(head, 1));
       assertEquals(new TableStats(1, 23, 23, 1126), head.tableStats(1).orElseThrow());
       assertEquals(java.util.Map.of(2L, 4L), flushed[0].fileDeleteFileIds());
       assertTrue(head.history().inlinedFileDeletes().isEmpty());

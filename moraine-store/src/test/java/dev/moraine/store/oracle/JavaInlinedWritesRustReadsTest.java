@@ -149,6 +149,46 @@ class JavaInlinedWritesRustReadsTest {
   }
 
   /**
+   * A data file with a row deleted inline is expired, and the flush then writes the delete file of
+   * that deletion against the ended file, as stock DuckLake 1.5.5 does: a delete file whose target
+   * is only in history. The crate reads the lake as we do at every snapshot, the row deleted while
+   * the file was live.
+   */
+  @Test
+  void aDeleteFileFlushedForAnExpiredDataFile_readsTheSameInTheCrate() throws Exception {
+    Path lake = temp.resolve("expired");
+    try (KvStore store = Lakes.provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      long[] t = new long[1];
+      catalog.commit(
+          tx -> {
+            t[0] =
+                tx.createTable(
+                    0, "events", List.of(ColumnDef.of("v", "int64"), ColumnDef.of("s", "varchar")));
+            tx.registerDataFile(t[0], NewDataFile.parquet("e.parquet", 10, 400, 90));
+          });
+      catalog.commit(tx -> tx.insertInlined(t[0], List.of(row(1L, "a"))));
+      catalog.commit(tx -> tx.deleteRowInline(t[0], 4));
+      long file = catalog.snapshot().dataFiles(t[0]).get(0).dataFileId();
+      catalog.commit(tx -> tx.expireDataFile(t[0], file));
+      long last =
+          catalog.commit(
+              tx ->
+                  tx.flushInlined(
+                      t[0],
+                      InlineFlush.of(NewDataFile.parquet("e-flushed.parquet", 1, 300, 100))
+                          .withFileDeletes(
+                              file, FlushDeleteFile.parquet("e-delete.parquet", 200, 80))));
+      assertEquals(5, last);
+      assertEquals(file, catalog.snapshot().deleteFiles(t[0]).get(0).dataFileId());
+    }
+    assertSameAtEverySnapshot(lake, 5);
+    // The crate lists the delete file at the snapshot of the deletion, against the live file.
+    JsonNode at3 = JsonTrees.parse(oracle.dumpAt(lake, 3));
+    assertTrue(at3.toString().contains("e-delete.parquet"), "the backdated delete file at 3");
+  }
+
+  /**
    * Decimals, a date, a time, timestamps of every precision, a timestamptz, a uuid and a blob,
    * inlined by our verbs: the crate decodes the chunks into the same values at every snapshot, and
    * what it reads at the head is the values written (dump format §6.3: decimals as plain text,
