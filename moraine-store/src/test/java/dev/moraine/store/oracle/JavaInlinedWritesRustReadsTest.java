@@ -49,6 +49,15 @@ class JavaInlinedWritesRustReadsTest {
     return new ArrayList<>(Arrays.asList(values));
   }
 
+  /** Table events (v int64, s varchar) with a data file of 10 rows, e.parquet; its id. */
+  private static long createEvents(dev.moraine.core.catalog.Transaction tx) {
+    long id =
+        tx.createTable(
+            0, "events", List.of(ColumnDef.of("v", "int64"), ColumnDef.of("s", "varchar")));
+    tx.registerDataFile(id, NewDataFile.parquet("e.parquet", 10, 400, 90));
+    return id;
+  }
+
   @Test
   void inlinedWrites_readTheSameInTheCrate_atEverySnapshot() throws Exception {
     Path lake = temp.resolve("inlined");
@@ -92,10 +101,7 @@ class JavaInlinedWritesRustReadsTest {
       // 2: a second table, a data file, and rows inlined after it.
       catalog.commit(
           tx -> {
-            t[1] =
-                tx.createTable(
-                    0, "events", List.of(ColumnDef.of("v", "int64"), ColumnDef.of("s", "varchar")));
-            tx.registerDataFile(t[1], NewDataFile.parquet("e.parquet", 10, 400, 90));
+            t[1] = createEvents(tx);
           });
       catalog.commit(tx -> tx.insertInlined(t[1], List.of(row(1L, "a"), row(2L, "b"))));
       catalog.commit(
@@ -160,13 +166,7 @@ class JavaInlinedWritesRustReadsTest {
     try (KvStore store = Lakes.provider(lake).openWriter();
         Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
       long[] t = new long[1];
-      catalog.commit(
-          tx -> {
-            t[0] =
-                tx.createTable(
-                    0, "events", List.of(ColumnDef.of("v", "int64"), ColumnDef.of("s", "varchar")));
-            tx.registerDataFile(t[0], NewDataFile.parquet("e.parquet", 10, 400, 90));
-          });
+      catalog.commit(tx -> t[0] = createEvents(tx));
       catalog.commit(tx -> tx.insertInlined(t[0], List.of(row(1L, "a"))));
       catalog.commit(tx -> tx.deleteRowInline(t[0], 4));
       long file = catalog.snapshot().dataFiles(t[0]).get(0).dataFileId();
