@@ -40,11 +40,7 @@ final class DeleteAndExpiryVerbs {
     }
     s.requireTable(tableId);
     DataFileValue target = liveDataFile(tableId, file.dataFileId());
-    Names.nonEmpty("delete file path", file.path());
-    Names.nonEmpty("delete file format", file.format());
-    VerbState.nonNegative("delete count", file.deleteCount());
-    VerbState.nonNegative("file size", file.fileSizeBytes());
-    VerbState.nonNegative("footer size", file.footerSize());
+    checkFields(file);
     if (Long.compareUnsigned(file.deleteCount(), target.getRecordCount()) > 0) {
       throw new InvalidArgumentException(
           "a delete file of "
@@ -59,6 +55,30 @@ final class DeleteAndExpiryVerbs {
               + Long.toUnsignedString(file.dataFileId())
               + " already has a live delete file; expire it first");
     }
+    return stageRecord(tableId, file, beginSnapshot);
+  }
+
+  /**
+   * Stages the delete file of a flush for the inline deletions of a data file that has ended since
+   * they were recorded (RFC 0004 §3): stock DuckLake 1.5.5 registers it as it would for a live
+   * file, and it applies only at the snapshots where its target was live. The caller has checked
+   * that the target has no live delete file (ending a data file ends its delete files) and that the
+   * count is that of the deletions, each of a row the file held.
+   */
+  long stageDeleteFileOfEndedDataFile(long tableId, NewDeleteFile file, long beginSnapshot) {
+    checkFields(file);
+    return stageRecord(tableId, file, beginSnapshot);
+  }
+
+  private static void checkFields(NewDeleteFile file) {
+    Names.nonEmpty("delete file path", file.path());
+    Names.nonEmpty("delete file format", file.format());
+    VerbState.nonNegative("delete count", file.deleteCount());
+    VerbState.nonNegative("file size", file.fileSizeBytes());
+    VerbState.nonNegative("footer size", file.footerSize());
+  }
+
+  private long stageRecord(long tableId, NewDeleteFile file, long beginSnapshot) {
     long id = s.nextFileId++;
     DeleteFileValue.Builder value =
         DeleteFileValue.newBuilder()

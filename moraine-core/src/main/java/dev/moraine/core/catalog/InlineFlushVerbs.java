@@ -100,7 +100,11 @@ final class InlineFlushVerbs {
       List<Long> begins = files.begins.get(target);
       long first = begins.stream().min(Long::compareUnsigned).orElseThrow();
       long last = begins.stream().max(Long::compareUnsigned).orElseThrow();
-      long id = stageDeleteFile(tableId, target, e.getValue(), begins.size(), first);
+      long id =
+          files.ended.contains(target)
+              ? deleteFiles.stageDeleteFileOfEndedDataFile(
+                  tableId, newDeleteFile(target, e.getValue(), begins.size()), first)
+              : stageDeleteFile(tableId, target, e.getValue(), begins.size(), first);
       // Stock DuckLake marks such a delete file with the last snapshot its rows were deleted at.
       EntityKey key = new EntityKey.DeleteFile(tableId, id);
       s.staged.put(
@@ -290,12 +294,16 @@ final class InlineFlushVerbs {
     return new RowsPlan(rowIdStart, rowCount, firstBegin, lastBegin, deletedAt);
   }
 
-  /** The inline deletions of data-file rows a flush moves into delete files, per data file. */
-  private record FileDeletesPlan(Map<Long, List<Long>> begins) {}
+  /**
+   * The inline deletions of data-file rows a flush moves into delete files, per data file, and the
+   * data files among them that are no longer live.
+   */
+  private record FileDeletesPlan(Map<Long, List<Long>> begins, Set<Long> ended) {}
 
   private FileDeletesPlan planFileDeletes(
       long tableId, InlineTableState premise, long through, InlineFlush request) {
     Map<Long, List<Long>> begins = new TreeMap<>(Long::compareUnsigned);
+    Set<Long> ended = new HashSet<>();
     premise.fileDeletes.forEach(
         (fileAndPosition, begin) -> {
           if (Long.compareUnsigned(begin, through) > 0) {
@@ -326,14 +334,14 @@ final class InlineFlushVerbs {
                 + Long.toUnsignedString(target)
                 + " already has a live delete file; its inline deletions cannot get a second");
       }
+      // A data file ended since its rows were deleted inline (expireDataFile) still gets its
+      // delete file, as stock DuckLake 1.5.5 writes one: backdated to the first deletion, it keeps
+      // the rows deleted at the snapshots where the file was live, and no later snapshot reads it.
       if (s.staged.get(new EntityKey.DataFile(tableId, target), DataFileValue.class).isEmpty()) {
-        throw new InvalidArgumentException(
-            "data file "
-                + Long.toUnsignedString(target)
-                + " has rows deleted inline but is no longer live; expire its deletions with it");
+        ended.add(target);
       }
     }
-    return new FileDeletesPlan(begins);
+    return new FileDeletesPlan(begins, ended);
   }
 
   private static void checkDeleteFile(FlushDeleteFile file) {
@@ -348,17 +356,18 @@ final class InlineFlushVerbs {
 
   private long stageDeleteFile(
       long tableId, long target, FlushDeleteFile file, long count, long beginSnapshot) {
-    return deleteFiles.stageDeleteFile(
-        tableId,
-        new NewDeleteFile(
-            target,
-            file.path(),
-            file.pathIsRelative(),
-            file.format(),
-            count,
-            file.fileSizeBytes(),
-            file.footerSize(),
-            Optional.empty()),
-        beginSnapshot);
+    return deleteFiles.stageDeleteFile(tableId, newDeleteFile(target, file, count), beginSnapshot);
+  }
+
+  private static NewDeleteFile newDeleteFile(long target, FlushDeleteFile file, long count) {
+    return new NewDeleteFile(
+        target,
+        file.path(),
+        file.pathIsRelative(),
+        file.format(),
+        count,
+        file.fileSizeBytes(),
+        file.footerSize(),
+        Optional.empty());
   }
 }

@@ -754,8 +754,10 @@ public final class Transaction {
    * file keeps the rows' ids, begins at the snapshot of the first inlined row, and adds only its
    * bytes to the table's statistics; the delete file of rows deleted while inlined targets it and
    * begins at the first such deletion; each data file with rows deleted inline gets a delete file
-   * beginning at the first of those deletions. The inline chunks, tombstones and inline deletions
-   * are removed. The commit records {@code inline_flush:<table>} (and {@code
+   * beginning at the first of those deletions, also a data file expired since (as stock DuckLake
+   * writes it: such a delete file stays registered, and applies only at the snapshots where its
+   * data file was live, so those keep the rows deleted). The inline chunks, tombstones and inline
+   * deletions are removed. The commit records {@code inline_flush:<table>} (and {@code
    * deleted_from_table:<table>} when it writes delete files for data files), and takes a file id
    * for each file. A concurrent insert into the table is a benign race (the re-run flushes what is
    * inlined then); a concurrent inline delete or flush of it is a conflict.

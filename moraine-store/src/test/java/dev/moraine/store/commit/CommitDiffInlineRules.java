@@ -253,7 +253,10 @@ final class CommitDiffInlineRules {
       } else if (now instanceof DeleteFileValue x) {
         byte[] target =
             KeyCodec.encode(CurrentKey.of(new EntityKey.DataFile(table, x.getDataFileId())));
-        boolean flushedFile = !w.before().containsKey(target);
+        // The flushed data file is the one this commit creates; a data file already there, or one
+        // that ended before the flush (its record only in history), gets the delete file of its
+        // inline deletions.
+        boolean flushedFile = w.after().containsKey(target) && !w.before().containsKey(target);
         if (flushedFile && k instanceof InlineKey.RowTombstone t && t.tableId() == table) {
           first = Math.min(first, t.endSnapshot());
         } else if (!flushedFile

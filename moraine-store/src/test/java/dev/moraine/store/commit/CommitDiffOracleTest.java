@@ -220,6 +220,27 @@ class CommitDiffOracleTest {
   }
 
   @Test
+  void aFlushOfTheInlineDeletionsOfAnExpiredDataFile_passes() {
+    catalog.commit(tx -> tx.registerDataFile(table, NewDataFile.parquet("f.parquet", 5, 900, 90)));
+    long file = catalog.snapshot().dataFiles(table).get(0).dataFileId();
+    catalog.commit(tx -> tx.deleteRowInline(table, 2));
+    long deletedAt = catalog.snapshot().snapshotId();
+    landed(tx -> tx.expireDataFile(table, file));
+    RecordingKvStore.Landed flush =
+        landed(
+            tx ->
+                tx.flushInlined(
+                    table,
+                    InlineFlush.fileDeletesOnly()
+                        .withFileDeletes(file, FlushDeleteFile.parquet("d.parquet", 50, 10))));
+    // The oracle accepted the delete file backdated to the deletion, against a file whose record
+    // is only in history; the flush removed the inline deletion.
+    assertEquals(
+        deletedAt, catalog.snapshot().deleteFiles(table).get(0).beginSnapshot(), "backdated");
+    onlyKey(flush, InlineKey.Record.class);
+  }
+
+  @Test
   void anInlineUpdate_passes_withItsTombstoneAndItsChunk() {
     landed(tx -> tx.insertInlined(table, List.of(List.of(1L), List.of(2L))));
     RecordingKvStore.Landed update = landed(tx -> tx.updateRowInline(table, 0, List.of(3L)));

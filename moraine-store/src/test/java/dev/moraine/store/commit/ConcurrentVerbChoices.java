@@ -123,8 +123,8 @@ final class ConcurrentVerbChoices {
   /**
    * A flush as a caller who sees only the premise's live inlined rows would write it: a data file
    * spanning them, a row delete file if they have gaps, and delete files for all (argument 1 mod
-   * 4), the first (0 mod 4) or none of the data files without one. The model decides whether that
-   * matches.
+   * 4), the first (0 mod 4) or none of the data files without one, expired ones with rows deleted
+   * inline included. The model decides whether that matches.
    */
   private static Intent flush(CatalogSnapshot p, long table, Action a) {
     List<InlinedRows.Row> live = p.inlinedRows(table).rows();
@@ -136,10 +136,21 @@ final class ConcurrentVerbChoices {
     }
     Set<Long> deleted = new TreeSet<>();
     p.deleteFiles(table).forEach(d -> deleted.add(d.dataFileId()));
-    Set<Long> targets = new TreeSet<>();
+    // The candidates: the live data files without a delete file, and the data files expired since
+    // rows of theirs were deleted inline, which the flush still gives a delete file (RFC 0004 §3).
+    Set<Long> candidates = new TreeSet<>();
     for (DataFileInfo f : p.dataFiles(table)) {
-      if (!deleted.contains(f.dataFileId()) && (a.arg() % 4 == 1 || targets.isEmpty())) {
-        targets.add(f.dataFileId());
+      if (!deleted.contains(f.dataFileId())) {
+        candidates.add(f.dataFileId());
+      }
+    }
+    p.history().inlinedFileDeletes().stream()
+        .filter(d -> d.tableId() == table && !deleted.contains(d.dataFileId()))
+        .forEach(d -> candidates.add(d.dataFileId()));
+    Set<Long> targets = new TreeSet<>();
+    for (long f : candidates) {
+      if (a.arg() % 4 == 1 || targets.isEmpty()) {
+        targets.add(f);
       }
     }
     if (a.arg() % 4 >= 2) {

@@ -217,39 +217,106 @@ class InlineVerbsTest {
               head.info().schemaVersion(),
               head.info().nextCatalogId(),
               head.info().nextFileId()));
-      assertEquals(
-          List.of("2 4 3 20", "3 1 0 3"),
-          head.dataFiles(1).stream()
-              .map(
-                  f ->
-                      f.dataFileId()
-                          + " "
-                          + f.beginSnapshot()
-                          + " "
-                          + f.rowIdStart().getAsLong()
-                          + " "
-                          + f.recordCount())
-              .toList());
-      assertEquals(
-          List.of("4 5 2 1 5", "5 3 3 1 -"),
-          head.deleteFiles(1).stream()
-              .map(
-                  d ->
-                      d.deleteFileId()
-                          + " "
-                          + d.beginSnapshot()
-                          + " "
-                          + d.dataFileId()
-                          + " "
-                          + d.deleteCount()
-                          + " "
-                          + (d.partialMax().isPresent() ? d.partialMax().getAsLong() : "-"))
-              .toList());
+      assertEquals(List.of("2 4 3 20", "3 1 0 3"), dataFiles(head, 1));
+      assertEquals(List.of("4 5 2 1 5", "5 3 3 1 -"), deleteFiles(head, 1));
       assertEquals(new TableStats(1, 23, 23, 1126), head.tableStats(1).orElseThrow());
       assertEquals(java.util.Map.of(2L, 4L), flushed[0].fileDeleteFileIds());
       assertTrue(head.history().inlinedFileDeletes().isEmpty());
       assertEquals(List.of(1L), head.history().inlinedDeleteTables(), "the empty table stays");
       assertEquals(List.of(2L), head.info().deletedDataFileIds());
+    }
+  }
+
+  /** The delete files of {@code s} as "id begin target count partialMax". */
+  private static List<String> deleteFiles(CatalogSnapshot s, long tableId) {
+    return s.deleteFiles(tableId).stream()
+        .map(
+            d ->
+                d.deleteFileId()
+                    + " "
+                    + d.beginSnapshot()
+                    + " "
+                    + d.dataFileId()
+                    + " "
+                    + d.deleteCount()
+                    + " "
+                    + (d.partialMax().isPresent() ? d.partialMax().getAsLong() : "-"))
+        .toList();
+  }
+
+  /** The data files of {@code s} as "id begin rowIdStart count". */
+  private static List<String> dataFiles(CatalogSnapshot s, long tableId) {
+    return s.dataFiles(tableId).stream()
+        .map(
+            f ->
+                f.dataFileId()
+                    + " "
+                    + f.beginSnapshot()
+                    + " "
+                    + f.rowIdStart().getAsLong()
+                    + " "
+                    + f.recordCount())
+        .toList();
+  }
+
+  @Test
+  void aDataFileExpiredAfterAnInlineDeletion_stillGetsItsDeleteFile_andTheTableFlushesAgain() {
+    try (CommitLake lake = new CommitLake()) {
+      createT(lake);
+      // INSERT INTO t SELECT ... FROM range(20): data file 0, rows 0..19, snapshot 2
+      lake.catalog.commit(
+          tx -> tx.registerDataFile(1, NewDataFile.parquet("f.parquet", 20, 459, 221)));
+      // INSERT INTO t VALUES (500,'x'),(501,'y'): inlined rows 20 and 21, snapshot 3
+      lake.catalog.commit(tx -> tx.insertInlined(1, List.of(row(500, "x"), row(501, "y"))));
+      // DELETE FROM t WHERE a = 3: position 3 of data file 0, recorded inline at snapshot 4
+      lake.catalog.commit(tx -> tx.deleteRowInline(1, 3));
+      // The file leaves the table (stock DuckLake: ducklake_rewrite_data_files), snapshot 5; the
+      // inline deletion of its row stays pending, as it does in stock DuckLake.
+      lake.catalog.commit(tx -> tx.expireDataFile(1, 0));
+      assertEquals(
+          List.of(new InlinedFileDelete(1, 0, 3, 4)),
+          lake.catalog.snapshot().history().inlinedFileDeletes());
+      // CALL ducklake_flush_inlined_data: stock DuckLake 1.5.5 writes the flushed file and a
+      // delete file for the ended data file, backdated to the deletion.
+      FlushedInline[] flushed = new FlushedInline[1];
+      lake.catalog.commit(
+          tx ->
+              flushed[0] =
+                  tx.flushInlined(
+                      1,
+                      InlineFlush.of(NewDataFile.parquet("flushed.parquet", 2, 567, 440))
+                          .withFileDeletes(
+                              0, FlushDeleteFile.parquet("f-delete.parquet", 938, 743))));
+      CatalogSnapshot head = lake.catalog.snapshot();
+      assertEquals("deleted_from_table:1,inline_flush:1", head.info().changesMade());
+      assertEquals(List.of("2 3 20 2"), dataFiles(head, 1));
+      assertEquals(List.of("3 4 0 1 4"), deleteFiles(head, 1), "the ended file's delete file");
+      assertEquals(List.of(6L, 4L), List.of(head.snapshotId(), head.info().nextFileId()));
+      assertEquals(java.util.Map.of(0L, 3L), flushed[0].fileDeleteFileIds());
+      assertEquals(List.of(0L), head.info().deletedDataFileIds());
+      assertTrue(head.history().inlinedFileDeletes().isEmpty());
+      // Time travel, read through a catalog opened after the flush (RFC 0004 §9): while the file
+      // was live its row 3 stays deleted, now by the backdated delete file; after the expiry the
+      // file is gone and its delete file targets nothing a reader lists.
+      try (var reader =
+          dev.moraine.core.catalog.Catalog.openReadOnly(
+              lake.store, dev.moraine.core.catalog.CatalogOptions.defaults())) {
+        CatalogSnapshot before = reader.snapshotAt(3);
+        assertEquals(List.of("0 2 0 20", "2 3 20 2"), dataFiles(before, 1));
+        assertTrue(deleteFiles(before, 1).isEmpty(), "no deletion yet at snapshot 3");
+        CatalogSnapshot deleted = reader.snapshotAt(4);
+        assertEquals(List.of("0 2 0 20", "2 3 20 2"), dataFiles(deleted, 1));
+        assertEquals(List.of("3 4 0 1 4"), deleteFiles(deleted, 1));
+        assertEquals(List.of("2 3 20 2"), dataFiles(reader.snapshotAt(5), 1));
+      }
+      // The table flushes again.
+      lake.catalog.commit(tx -> tx.insertInlined(1, List.of(row(502, "z"))));
+      lake.catalog.commit(
+          tx -> tx.flushInlined(1, InlineFlush.of(NewDataFile.parquet("again.parquet", 1, 1, 1))));
+      CatalogSnapshot again = lake.catalog.snapshot();
+      assertEquals("inline_flush:1", again.info().changesMade());
+      assertEquals(List.of("2 3 20 2", "5 7 22 1"), dataFiles(again, 1));
+      assertTrue(again.inlinedRows(1).rows().isEmpty());
     }
   }
 

@@ -49,6 +49,15 @@ class JavaInlinedWritesRustReadsTest {
     return new ArrayList<>(Arrays.asList(values));
   }
 
+  /** Table events (v int64, s varchar) with a data file of 10 rows, e.parquet; its id. */
+  private static long createEvents(dev.moraine.core.catalog.Transaction tx) {
+    long id =
+        tx.createTable(
+            0, "events", List.of(ColumnDef.of("v", "int64"), ColumnDef.of("s", "varchar")));
+    tx.registerDataFile(id, NewDataFile.parquet("e.parquet", 10, 400, 90));
+    return id;
+  }
+
   @Test
   void inlinedWrites_readTheSameInTheCrate_atEverySnapshot() throws Exception {
     Path lake = temp.resolve("inlined");
@@ -92,10 +101,7 @@ class JavaInlinedWritesRustReadsTest {
       // 2: a second table, a data file, and rows inlined after it.
       catalog.commit(
           tx -> {
-            t[1] =
-                tx.createTable(
-                    0, "events", List.of(ColumnDef.of("v", "int64"), ColumnDef.of("s", "varchar")));
-            tx.registerDataFile(t[1], NewDataFile.parquet("e.parquet", 10, 400, 90));
+            t[1] = createEvents(tx);
           });
       catalog.commit(tx -> tx.insertInlined(t[1], List.of(row(1L, "a"), row(2L, "b"))));
       catalog.commit(
@@ -146,6 +152,40 @@ class JavaInlinedWritesRustReadsTest {
             "events 14 [5,null]",
             "events 15 [6,\"f\",60]"),
         seen);
+  }
+
+  /**
+   * A data file with a row deleted inline is expired, and the flush then writes the delete file of
+   * that deletion against the ended file, as stock DuckLake 1.5.5 does: a delete file whose target
+   * is only in history. The crate reads the lake as we do at every snapshot, the row deleted while
+   * the file was live.
+   */
+  @Test
+  void aDeleteFileFlushedForAnExpiredDataFile_readsTheSameInTheCrate() throws Exception {
+    Path lake = temp.resolve("expired");
+    try (KvStore store = Lakes.provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      long[] t = new long[1];
+      catalog.commit(tx -> t[0] = createEvents(tx));
+      catalog.commit(tx -> tx.insertInlined(t[0], List.of(row(1L, "a"))));
+      catalog.commit(tx -> tx.deleteRowInline(t[0], 4));
+      long file = catalog.snapshot().dataFiles(t[0]).get(0).dataFileId();
+      catalog.commit(tx -> tx.expireDataFile(t[0], file));
+      long last =
+          catalog.commit(
+              tx ->
+                  tx.flushInlined(
+                      t[0],
+                      InlineFlush.of(NewDataFile.parquet("e-flushed.parquet", 1, 300, 100))
+                          .withFileDeletes(
+                              file, FlushDeleteFile.parquet("e-delete.parquet", 200, 80))));
+      assertEquals(5, last);
+      assertEquals(file, catalog.snapshot().deleteFiles(t[0]).get(0).dataFileId());
+    }
+    assertSameAtEverySnapshot(lake, 5);
+    // The crate lists the delete file at the snapshot of the deletion, against the live file.
+    JsonNode at3 = JsonTrees.parse(oracle.dumpAt(lake, 3));
+    assertTrue(at3.toString().contains("e-delete.parquet"), "the backdated delete file at 3");
   }
 
   /**
