@@ -159,7 +159,10 @@ final class ConcurrentVerbChoices {
     return new Intent.Flush(table, rows, gaps, targets);
   }
 
-  /** The table's columns by name (case varied); arg 0 adds an unknown field, arg 1 drops one. */
+  /**
+   * The table's columns by name (case varied); args 0 and 4 add an unknown field, args 1 and 5 drop
+   * one (each planted refusal drawn a quarter of the time, so that it occurs in every run).
+   */
   private static Intent byName(CatalogSnapshot p, long table, Action a) {
     List<ColumnInfo> cols = new ArrayList<>(p.columns(table));
     cols.sort(Comparator.comparingLong(ColumnInfo::columnId));
@@ -167,9 +170,9 @@ final class ConcurrentVerbChoices {
     for (ColumnInfo c : cols) {
       fields.add(a.arg() % 2 == 1 ? c.name().toUpperCase(java.util.Locale.ROOT) : c.name());
     }
-    if (a.arg() == 0) {
+    if (a.arg() % 4 == 0) {
       fields.add("zz");
-    } else if (a.arg() == 1) {
+    } else if (a.arg() % 4 == 1) {
       fields.remove(0);
     }
     return new Intent.RegisterByName(table, 1 + a.arg() * 5L, fields);
