@@ -10,7 +10,7 @@ use std::sync::Arc;
 use arrow::array::{
     Array, ArrayRef, BinaryArray, BooleanArray, Date32Array, Decimal128Array, Int16Array,
     Int32Array, Int64Array, Int8Array, LargeBinaryArray, LargeStringArray, RecordBatch,
-    StringArray, Time32MillisecondArray, Time32SecondArray, Time64MicrosecondArray,
+    StringArray, StructArray, Time32MillisecondArray, Time32SecondArray, Time64MicrosecondArray,
     Time64NanosecondArray, TimestampMicrosecondArray, TimestampMillisecondArray,
     TimestampNanosecondArray, TimestampSecondArray, UInt16Array, UInt32Array, UInt64Array,
     UInt8Array,
@@ -159,12 +159,20 @@ fn decode(row: &RecentRow) -> Result<RecordBatch, String> {
     .map_err(|e| e.to_string())
 }
 
-/// One cell as JSON, or `None` for a type the format does not render.
+/// One cell as JSON, or `None` for a type the format does not render. A
+/// struct is an object from member name to the member's cell.
 fn value(column: &dyn Array, row: usize) -> Option<Value> {
     if column.is_null(row) {
         return Some(Value::Null);
     }
     let any = column.as_any();
+    if let Some(array) = any.downcast_ref::<StructArray>() {
+        let mut members = serde_json::Map::new();
+        for (name, member) in array.column_names().into_iter().zip(array.columns()) {
+            members.insert(name.to_owned(), value(member.as_ref(), row)?);
+        }
+        return Some(Value::Object(members));
+    }
     macro_rules! integer {
         ($($array:ty),*) => {
             $(if let Some(array) = any.downcast_ref::<$array>() {

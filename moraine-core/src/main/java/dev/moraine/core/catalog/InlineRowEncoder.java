@@ -39,6 +39,7 @@ import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -62,19 +63,12 @@ final class InlineRowEncoder {
    */
   record Encoded(byte[] schema, byte[] body) {}
 
-  /** The schema record and chunk body of checked rows. */
-  static Encoded encode(List<ColumnValue> columns, List<List<Object>> rows) {
+  /** The schema record and chunk body of checked rows; {@code types} as the columns'. */
+  static Encoded encode(
+      List<ColumnValue> columns, List<InlineColumnType> types, List<List<Object>> rows) {
     List<Field> fields = new ArrayList<>();
-    for (ColumnValue c : columns) {
-      fields.add(
-          new Field(
-              c.getColumnName(),
-              new FieldType(
-                  c.getNullsAllowed(),
-                  InlineColumnType.of(c).arrow(),
-                  null,
-                  Map.of("PARQUET:field_id", Long.toUnsignedString(c.getColumnId()))),
-              null));
+    for (int c = 0; c < columns.size(); c++) {
+      fields.add(field(columns.get(c), types.get(c)));
     }
     Schema schema = new Schema(fields);
     try (BufferAllocator allocator = new RootAllocator();
@@ -92,7 +86,39 @@ final class InlineRowEncoder {
     }
   }
 
+  /** A column's field: its name, nullability, Arrow type, id, and a struct's member fields. */
+  private static Field field(ColumnValue c, InlineColumnType type) {
+    List<Field> children = null;
+    if (!type.members().isEmpty()) {
+      children = new ArrayList<>();
+      for (InlineColumnType.Member m : type.members()) {
+        children.add(field(m.column(), m.type()));
+      }
+    }
+    return new Field(
+        c.getColumnName(),
+        new FieldType(
+            c.getNullsAllowed(),
+            type.arrow(),
+            null,
+            Map.of("PARQUET:field_id", Long.toUnsignedString(c.getColumnId()))),
+        children);
+  }
+
   private static void set(FieldVector vector, int r, Object v) {
+    if (vector instanceof StructVector struct) {
+      // A null struct still takes a slot in every member vector: its members are null there.
+      Map<?, ?> members = (Map<?, ?>) v;
+      if (v == null) {
+        struct.setNull(r);
+      } else {
+        struct.setIndexDefined(r);
+      }
+      for (FieldVector child : struct.getChildrenFromFields()) {
+        set(child, r, members == null ? null : members.get(child.getName()));
+      }
+      return;
+    }
     if (v == null) {
       vector.setNull(r);
       return;
@@ -159,8 +185,11 @@ final class InlineRowEncoder {
    * writes them ({@link InlineStatText}).
    */
   static TableColumnStatsValue mergeStats(
-      long tableId, ColumnValue column, List<Object> values, TableColumnStatsValue before) {
-    InlineColumnType type = InlineColumnType.of(column);
+      long tableId,
+      ColumnValue column,
+      InlineColumnType type,
+      List<Object> values,
+      TableColumnStatsValue before) {
     TableColumnStatsValue.Builder b =
         before != null
             ? before.toBuilder()

@@ -9,7 +9,10 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -29,7 +32,10 @@ import java.util.UUID;
  *       microseconds; dates and timestamps in the years 1 to 9999 (UTC for an instant), and a
  *       {@code timestamp_ns} within the 64-bit nanosecond range (1677-09-21 to 2262-04-11) short of
  *       its greatest count, DuckDB's infinity;
- *   <li>a {@code uuid} as a {@link UUID}.
+ *   <li>a {@code uuid} as a {@link UUID};
+ *   <li>a {@code struct} as a {@code Map<String, Object>} keyed by member name (exact spelling),
+ *       each value in its member's form, a member the map leaves out being null; it comes back as
+ *       an unmodifiable map holding every member in column order.
  * </ul>
  *
  * Stateless.
@@ -42,12 +48,13 @@ final class InlineValues {
   /**
    * Checks every row against the columns and returns the rows' values in their normal form.
    *
+   * @param types the inline type of each column, in the same order
    * @throws InvalidArgumentException for a row of the wrong width, a null in a NOT NULL column, a
-   *     value of the wrong type, out of range or of too fine a precision, or a column type that
-   *     cannot be inlined; nothing is kept
+   *     value of the wrong type, out of range or of too fine a precision, a struct value that is
+   *     not a map or names a member the struct lacks; nothing is kept
    */
-  static List<List<Object>> check(List<ColumnValue> columns, List<List<Object>> rows) {
-    List<InlineColumnType> types = columns.stream().map(InlineColumnType::of).toList();
+  static List<List<Object>> check(
+      List<ColumnValue> columns, List<InlineColumnType> types, List<List<Object>> rows) {
     List<List<Object>> out = new ArrayList<>(rows.size());
     for (int r = 0; r < rows.size(); r++) {
       List<Object> row = rows.get(r);
@@ -109,6 +116,7 @@ final class InlineValues {
           case TIMESTAMP_NS -> nanoTimestamp(v);
           case TIMESTAMPTZ -> instant(v);
           case UUID -> v instanceof UUID ? v : null;
+          case STRUCT -> v instanceof Map<?, ?> m ? struct(r, column, type, m) : null;
         };
     if (normal == null) {
       throw new InvalidArgumentException(
@@ -122,6 +130,34 @@ final class InlineValues {
               + column.getColumnType());
     }
     return normal;
+  }
+
+  /**
+   * A struct value in normal form: every member in column order, each checked as a column of its
+   * own.
+   */
+  private static Map<String, Object> struct(
+      int r, ColumnValue column, InlineColumnType type, Map<?, ?> given) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (InlineColumnType.Member m : type.members()) {
+      String name = m.column().getColumnName();
+      out.put(name, value(r, m.column(), m.type(), given.get(name)));
+    }
+    for (Object key : given.keySet()) {
+      if (!(key instanceof String name) || !out.containsKey(name)) {
+        throw new InvalidArgumentException(
+            "row "
+                + r
+                + ": struct column '"
+                + column.getColumnName()
+                + "' has no member "
+                + (key instanceof String ? "'" + key + "'" : String.valueOf(key))
+                + " (members: "
+                + String.join(", ", out.keySet())
+                + ")");
+      }
+    }
+    return Collections.unmodifiableMap(out);
   }
 
   private static String describe(Object v) {

@@ -6,14 +6,17 @@ import java.math.BigDecimal;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.HexFormat;
+import java.util.Map;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * One inlined cell as JSON, by its Arrow type (docs/dump-format.md §6.3): a null is null; integers
  * of every width and signedness, booleans, strings, decimals, dates, times, timestamps and binaries
- * have a form; a value of any other type is refused.
+ * have a form, and a struct whose members have one is an object keyed by member name; a value of
+ * any other type is refused.
  */
 final class InlinedValue {
   private InlinedValue() {}
@@ -22,12 +25,64 @@ final class InlinedValue {
    * @throws UnrenderableValueException for a type without a JSON form in version 1 of the format
    */
   static Object json(TableInfo table, InlinedRows.Row row, int column) {
-    ArrowType type = row.fields().get(column).getType();
-    Object cell = row.values().get(column);
+    Field field = row.fields().get(column);
+    Object json = json(field, row.values().get(column));
+    if (json == NO_FORM) {
+      throw new UnrenderableValueException(
+          "table "
+              + table.name()
+              + " (id "
+              + Long.toUnsignedString(table.tableId())
+              + "), inlined row "
+              + Long.toUnsignedString(row.rowId())
+              + ", column "
+              + row.columns().get(column)
+              + ": Arrow type "
+              + unrenderable(field)
+              + " has no rendering in "
+              + CatalogDump.FORMAT);
+    }
+    return json;
+  }
+
+  /** Stands for a value without a form while the rendering unwinds. */
+  private static final Object NO_FORM = new Object();
+
+  /** The first type in {@code field} (itself or, for a struct, a member's) without a form. */
+  private static ArrowType unrenderable(Field field) {
+    if (field.getType() instanceof ArrowType.Struct) {
+      for (Field child : field.getChildren()) {
+        ArrowType inner = unrenderable(child);
+        if (inner != null) {
+          return inner;
+        }
+      }
+      return null;
+    }
+    return field.getType();
+  }
+
+  /**
+   * A cell's JSON form, or {@link #NO_FORM}. A struct (a map from member name to cell) is an object
+   * from member name to the member's form.
+   */
+  private static Object json(Field field, Object cell) {
+    ArrowType type = field.getType();
     // A null is null whatever the column's type, so a null in a column of a type without a form
     // (a float, say) does not fail the dump; the Rust dump reads it the same way.
     if (cell == null) {
       return null;
+    }
+    if (type instanceof ArrowType.Struct && cell instanceof Map<?, ?> members) {
+      Obj out = Obj.of();
+      for (Field child : field.getChildren()) {
+        Object member = json(child, members.get(child.getName()));
+        if (member == NO_FORM) {
+          return NO_FORM;
+        }
+        out.with(child.getName(), member);
+      }
+      return out;
     }
     if (type instanceof ArrowType.Int integer) {
       return integer.getIsSigned() ? signed(cell) : unsigned(cell, integer.getBitWidth());
@@ -63,19 +118,7 @@ final class InlinedValue {
     if (type instanceof ArrowType.Binary || type instanceof ArrowType.LargeBinary) {
       return HexFormat.of().formatHex((byte[]) cell);
     }
-    throw new UnrenderableValueException(
-        "table "
-            + table.name()
-            + " (id "
-            + Long.toUnsignedString(table.tableId())
-            + "), inlined row "
-            + Long.toUnsignedString(row.rowId())
-            + ", column "
-            + row.columns().get(column)
-            + ": Arrow type "
-            + type
-            + " has no rendering in "
-            + CatalogDump.FORMAT);
+    return NO_FORM;
   }
 
   /** Nanoseconds in one of the unit. */

@@ -23,6 +23,7 @@ import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -264,6 +265,67 @@ class InlinedDataDifferentialTest {
             List.of("UPDATE t SET b = 'uf' WHERE a = 110"),
             tx -> tx.updateRowInline(1, 13, row(110, "uf", null))));
     s.addAll(typeSteps());
+    s.addAll(structSteps());
+    return s;
+  }
+
+  /** Table st's id on our side, taken when the step creating it runs. */
+  private static long stId;
+
+  /** A struct value as our verb takes it, members in the order given. */
+  private static Map<String, Object> struct(Object a, Object b) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("a", a);
+    out.put("b", b);
+    return out;
+  }
+
+  /**
+   * Table st with a struct column: rows with a struct, a null struct and null members inlined in
+   * the transaction creating it, then one more row, then an inline delete. The statistics land on
+   * the members only.
+   */
+  private static List<SqlStep> structSteps() {
+    List<SqlStep> s = new ArrayList<>();
+    s.add(
+        step(
+            "create a table with a struct column, inlining struct rows",
+            List.of(
+                "BEGIN",
+                "CREATE TABLE st (id INTEGER, s STRUCT(a INTEGER, b VARCHAR))",
+                "INSERT INTO st VALUES (1, {'a': -3, 'b': 'x'}), (2, NULL),"
+                    + " (3, {'a': NULL, 'b': 'y'}), (4, {'a': 7, 'b': NULL})",
+                "COMMIT"),
+            tx -> {
+              stId =
+                  tx.createTable(
+                      0,
+                      "st",
+                      List.of(
+                          ColumnDef.of("id", "int32"),
+                          ColumnDef.nested(
+                              "s",
+                              "struct",
+                              ColumnDef.of("a", "int32"),
+                              ColumnDef.of("b", "varchar"))));
+              tx.insertInlined(
+                  stId,
+                  List.of(
+                      row(1, struct(-3, "x")),
+                      row(2, null),
+                      row(3, struct(null, "y")),
+                      row(4, Map.of("a", 7))));
+            }));
+    s.add(
+        step(
+            "inline another struct row",
+            List.of("INSERT INTO st VALUES (5, {'a': 100, 'b': 'a'})"),
+            tx -> tx.insertInlined(stId, List.of(row(5, struct(100, "a"))))));
+    s.add(
+        step(
+            "delete an inlined struct row",
+            List.of("DELETE FROM st WHERE id = 3"),
+            tx -> tx.deleteRowInline(stId, 2)));
     return s;
   }
 

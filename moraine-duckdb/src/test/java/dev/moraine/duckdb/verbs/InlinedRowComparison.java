@@ -24,8 +24,9 @@ import java.util.TreeMap;
  * sorted lists. Values compare in one form per kind, whichever side they come from (DuckDB's JDBC
  * objects, or Arrow Java's cells of our chunks): a decimal as its plain text, a date as its day
  * number, a time as microseconds since midnight, a timestamp without zone as its local date-time,
- * one with a zone as microseconds since the epoch, a blob as hex, other numbers as integers, and
- * anything else as its text; nothing is masked.
+ * one with a zone as microseconds since the epoch, a blob as hex, other numbers as integers, a
+ * struct as its members in field order, each in its own form, and anything else as its text;
+ * nothing is masked.
  */
 final class InlinedRowComparison {
   private InlinedRowComparison() {}
@@ -112,6 +113,18 @@ final class InlinedRowComparison {
     }
     if (v instanceof Number n) {
       return n.longValue();
+    }
+    if (v instanceof java.sql.Struct struct) {
+      try {
+        return canonical(((org.duckdb.DuckDBStruct) struct).getMap());
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    if (v instanceof Map<?, ?> members) {
+      Map<Object, Object> out = new LinkedHashMap<>();
+      members.forEach((k, m) -> out.put(k, canonical(m)));
+      return out;
     }
     return v == null ? null : v.toString();
   }

@@ -23,6 +23,7 @@ import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -249,6 +250,49 @@ class JavaInlinedWritesRustReadsTest {
                 + "1704067201123456789,\"0193a1b2-0000-7000-8000-000000000001\",\"aa00\"]",
             "2 [\"7.00\",null,null,null,null,null,null,null,null,null,\"01\"]"),
         rustRows(oracle.dumpAt(lake, 4)));
+  }
+
+  /**
+   * Struct rows (a struct, a null struct, null members, an update) read by the crate's Arrow reader
+   * as by ours: each struct an object from member name to member value.
+   */
+  @Test
+  void structRows_readTheSameInTheCrate() throws Exception {
+    Path lake = temp.resolve("struct");
+    try (KvStore store = Lakes.provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      long[] t = new long[1];
+      catalog.commit(
+          tx -> {
+            t[0] =
+                tx.createTable(
+                    0,
+                    "st",
+                    List.of(
+                        ColumnDef.of("id", "int64"),
+                        ColumnDef.nested(
+                            "s",
+                            "struct",
+                            ColumnDef.of("a", "int32"),
+                            ColumnDef.of("b", "varchar"),
+                            ColumnDef.of("d", "decimal(9,2)"))));
+            tx.insertInlined(
+                t[0],
+                List.of(
+                    row(1L, Map.of("a", -3, "b", "x", "d", new BigDecimal("1.50"))),
+                    row(2L, null),
+                    row(3L, Map.of("b", "y"))));
+          });
+      catalog.commit(tx -> tx.updateRowInline(t[0], 1, row(2L, Map.of("a", 5))));
+    }
+    assertSameAtEverySnapshot(lake, 2);
+    assertEquals(
+        List.of(
+            "0 [1,{\"a\":-3,\"b\":\"x\",\"d\":\"1.50\"}]",
+            "1 [2,{\"a\":5,\"b\":null,\"d\":null}]",
+            "2 [3,{\"a\":null,\"b\":\"y\",\"d\":null}]"),
+        rustRows(oracle.dumpAt(lake, 2)).stream().sorted().toList());
+    assertEquals("1 [2,null]", rustRows(oracle.dumpAt(lake, 1)).get(1));
   }
 
   /** The inlined rows of the last snapshot of a dump, as "rowId values". */
