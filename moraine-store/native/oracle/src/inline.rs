@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use arrow::array::{
     Array, ArrayRef, BinaryArray, BooleanArray, Date32Array, Decimal128Array, Int16Array,
-    Int32Array, Int64Array, Int8Array, LargeBinaryArray, LargeStringArray, RecordBatch,
+    Int32Array, Int64Array, Int8Array, LargeBinaryArray, LargeStringArray, ListArray, RecordBatch,
     StringArray, StructArray, Time32MillisecondArray, Time32SecondArray, Time64MicrosecondArray,
     Time64NanosecondArray, TimestampMicrosecondArray, TimestampMillisecondArray,
     TimestampNanosecondArray, TimestampSecondArray, UInt16Array, UInt32Array, UInt64Array,
@@ -160,7 +160,8 @@ fn decode(row: &RecentRow) -> Result<RecordBatch, String> {
 }
 
 /// One cell as JSON, or `None` for a type the format does not render. A
-/// struct is an object from member name to the member's cell.
+/// struct is an object from member name to the member's cell, a list an
+/// array of its elements.
 fn value(column: &dyn Array, row: usize) -> Option<Value> {
     if column.is_null(row) {
         return Some(Value::Null);
@@ -172,6 +173,13 @@ fn value(column: &dyn Array, row: usize) -> Option<Value> {
             members.insert(name.to_owned(), value(member.as_ref(), row)?);
         }
         return Some(Value::Object(members));
+    }
+    if let Some(array) = any.downcast_ref::<ListArray>() {
+        let elements = array.value(row);
+        return (0..elements.len())
+            .map(|i| value(elements.as_ref(), i))
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Array);
     }
     macro_rules! integer {
         ($($array:ty),*) => {

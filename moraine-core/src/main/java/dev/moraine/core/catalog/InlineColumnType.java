@@ -21,12 +21,16 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * {@code uuid} as its text, and a {@code struct} as an Arrow struct whose children are its member
  * columns in column order, each carrying its own column id as {@code PARQUET:field_id}.
  *
- * <p>A struct inlines when every member is of a flat inlinable type other than {@code uuid}: a
- * struct inside a struct, a list or a map, and lists and maps themselves, are refused.
+ * <p>A {@code list} is an Arrow list whose one child, named {@code l} as DuckDB's export names it,
+ * is the element column with its id.
+ *
+ * <p>A struct or list inlines when every member (a list's element) is of a flat inlinable type
+ * other than {@code uuid}: nesting inside a struct or list, and maps, are refused.
  *
  * @param precision a decimal's precision, 0 for other kinds
  * @param scale a decimal's scale, 0 for other kinds
- * @param members a struct's member columns in column order; empty for other kinds
+ * @param members a struct's member columns in column order, a list's element column; empty for
+ *     other kinds
  */
 record InlineColumnType(Kind kind, int precision, int scale, List<Member> members) {
   InlineColumnType {
@@ -60,7 +64,8 @@ record InlineColumnType(Kind kind, int precision, int scale, List<Member> member
     TIMESTAMP_NS,
     TIMESTAMPTZ,
     UUID,
-    STRUCT
+    STRUCT,
+    LIST
   }
 
   /** The zone a {@code timestamptz} field names. */
@@ -74,7 +79,7 @@ record InlineColumnType(Kind kind, int precision, int scale, List<Member> member
    */
   static InlineColumnType of(ColumnValue column, Collection<ColumnValue> tableColumns) {
     InlineColumnType type = flatOrNested(column);
-    if (type.kind != Kind.STRUCT) {
+    if (type.kind != Kind.STRUCT && type.kind != Kind.LIST) {
       return type;
     }
     List<ColumnValue> children = new ArrayList<>();
@@ -87,23 +92,27 @@ record InlineColumnType(Kind kind, int precision, int scale, List<Member> member
     List<Member> members = new ArrayList<>(children.size());
     for (ColumnValue child : children) {
       InlineColumnType memberType = flatOrNested(child);
-      if (memberType.kind == Kind.STRUCT || memberType.kind == Kind.UUID) {
+      if (memberType.kind == Kind.STRUCT
+          || memberType.kind == Kind.LIST
+          || memberType.kind == Kind.UUID) {
         throw new InvalidArgumentException(
             "column '"
                 + column.getColumnName()
-                + "' is a struct with member '"
+                + "' is a "
+                + type.kind.name().toLowerCase(java.util.Locale.ROOT)
+                + " with member '"
                 + child.getColumnName()
                 + "' of type "
                 + child.getColumnType()
-                + ", which cannot be inlined (a struct inlines with members of flat types other"
-                + " than uuid)");
+                + ", which cannot be inlined (a struct or list inlines with members of flat"
+                + " types other than uuid)");
       }
       members.add(new Member(child, memberType));
     }
-    if (members.isEmpty()) {
+    if (members.isEmpty() || (type.kind == Kind.LIST && members.size() != 1)) {
       throw refused(column);
     }
-    return new InlineColumnType(Kind.STRUCT, 0, 0, members);
+    return new InlineColumnType(type.kind, 0, 0, members);
   }
 
   /** The type of one column by its own type name; a struct without its members. */
@@ -139,6 +148,7 @@ record InlineColumnType(Kind kind, int precision, int scale, List<Member> member
           case TIMESTAMPTZ -> Kind.TIMESTAMPTZ;
           case UUID -> Kind.UUID;
           case STRUCT -> Kind.STRUCT;
+          case LIST -> Kind.LIST;
           default -> throw refused(column);
         };
     return new InlineColumnType(kind, type.precision(), type.scale(), List.of());
@@ -152,8 +162,8 @@ record InlineColumnType(Kind kind, int precision, int scale, List<Member> member
             + column.getColumnType()
             + ", which cannot be inlined (inlinable types: boolean, signed and unsigned integers"
             + " of 8 to 64 bits, float32, float64, varchar, blob, decimal, date, time, timestamp,"
-            + " timestamp_s, timestamp_ms, timestamp_ns, timestamptz, uuid, and a struct of"
-            + " flat members; not yet: list, map)");
+            + " timestamp_s, timestamp_ms, timestamp_ns, timestamptz, uuid, and a struct or"
+            + " list of flat members; not yet: map)");
   }
 
   /** The Arrow type of the column's field in an inline chunk. */
@@ -181,6 +191,7 @@ record InlineColumnType(Kind kind, int precision, int scale, List<Member> member
       case TIMESTAMP_NS -> new ArrowType.Timestamp(TimeUnit.NANOSECOND, null);
       case TIMESTAMPTZ -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, UTC);
       case STRUCT -> ArrowType.Struct.INSTANCE;
+      case LIST -> ArrowType.List.INSTANCE;
     };
   }
 

@@ -9,7 +9,9 @@ import java.util.Map;
  * The leaf columns of inlined rows and each one's values, the columns stock DuckLake keeps
  * statistics for: a flat top-level column is its own leaf; a struct's leaves are its members, whose
  * value in a row where the struct is null is null (so stock DuckLake's {@code contains_null} of a
- * member turns true for a null struct). The struct column itself has no statistics. Stateless.
+ * member turns true for a null struct); a list's leaf is its element, whose values are the elements
+ * of the non-null lists (a null or empty list adds none). The struct or list column itself has no
+ * statistics. Stateless.
  */
 final class InlineLeaves {
   private InlineLeaves() {}
@@ -26,6 +28,18 @@ final class InlineLeaves {
       List<Object> values = new ArrayList<>(rows.size());
       for (List<Object> row : rows) {
         values.add(row.get(c));
+      }
+      if (type.kind() == InlineColumnType.Kind.LIST) {
+        // A null or empty list adds nothing to its element's statistics.
+        List<Object> elements = new ArrayList<>();
+        for (Object v : values) {
+          if (v != null) {
+            elements.addAll((List<?>) v);
+          }
+        }
+        InlineColumnType.Member element = type.members().get(0);
+        leaves.add(new Leaf(element.column(), element.type(), elements));
+        continue;
       }
       if (type.kind() != InlineColumnType.Kind.STRUCT) {
         leaves.add(new Leaf(columns.get(c), type, values));

@@ -39,6 +39,7 @@ import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -92,7 +93,12 @@ final class InlineRowEncoder {
     if (!type.members().isEmpty()) {
       children = new ArrayList<>();
       for (InlineColumnType.Member m : type.members()) {
-        children.add(field(m.column(), m.type()));
+        Field child = field(m.column(), m.type());
+        if (type.kind() == InlineColumnType.Kind.LIST) {
+          // DuckDB's Arrow export names a list's child "l"; the element column's id stays.
+          child = new Field("l", child.getFieldType(), child.getChildren());
+        }
+        children.add(child);
       }
     }
     return new Field(
@@ -106,6 +112,21 @@ final class InlineRowEncoder {
   }
 
   private static void set(FieldVector vector, int r, Object v) {
+    if (vector instanceof ListVector list) {
+      if (v == null) {
+        list.setNull(r);
+        return;
+      }
+      // Rows are written in order, so each list's elements follow the previous row's.
+      List<?> elements = (List<?>) v;
+      int start = list.startNewValue(r);
+      FieldVector data = list.getDataVector();
+      for (int i = 0; i < elements.size(); i++) {
+        set(data, start + i, elements.get(i));
+      }
+      list.endValue(r, elements.size());
+      return;
+    }
     if (vector instanceof StructVector struct) {
       // A null struct still takes a slot in every member vector: its members are null there.
       Map<?, ?> members = (Map<?, ?>) v;

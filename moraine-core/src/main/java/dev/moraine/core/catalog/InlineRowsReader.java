@@ -30,6 +30,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -195,6 +196,18 @@ final class InlineRowsReader {
    * map leaves out a null member).
    */
   private static Object cell(ValueVector vector, int k) {
+    if (vector instanceof ListVector list) {
+      if (list.isNull(k)) {
+        return null;
+      }
+      int start = list.getElementStartIndex(k);
+      int end = list.getElementEndIndex(k);
+      List<Object> elements = new ArrayList<>(end - start);
+      for (int i = start; i < end; i++) {
+        elements.add(cell(list.getDataVector(), i));
+      }
+      return Collections.unmodifiableList(elements);
+    }
     if (vector instanceof StructVector struct) {
       if (struct.isNull(k)) {
         return null;

@@ -35,7 +35,9 @@ import java.util.UUID;
  *   <li>a {@code uuid} as a {@link UUID};
  *   <li>a {@code struct} as a {@code Map<String, Object>} keyed by member name (exact spelling),
  *       each value in its member's form, a member the map leaves out being null; it comes back as
- *       an unmodifiable map holding every member in column order.
+ *       an unmodifiable map holding every member in column order;
+ *   <li>a {@code list} as a {@code List<Object>} of values in the element's form (not NaN), which
+ *       comes back as an unmodifiable list.
  * </ul>
  *
  * Stateless.
@@ -117,6 +119,7 @@ final class InlineValues {
           case TIMESTAMPTZ -> instant(v);
           case UUID -> v instanceof UUID ? v : null;
           case STRUCT -> v instanceof Map<?, ?> m ? struct(r, column, type, m) : null;
+          case LIST -> v instanceof List<?> l ? list(r, column, type, l) : null;
         };
     if (normal == null) {
       throw new InvalidArgumentException(
@@ -158,6 +161,29 @@ final class InlineValues {
       }
     }
     return Collections.unmodifiableMap(out);
+  }
+
+  /**
+   * A list value in normal form: its elements, each checked as a value of the element column. A NaN
+   * element is refused: stock DuckLake records it in the element's minimum and maximum, unlike a
+   * top-level NaN, and the verb does not write that form yet.
+   */
+  private static List<Object> list(
+      int r, ColumnValue column, InlineColumnType type, List<?> given) {
+    InlineColumnType.Member element = type.members().get(0);
+    List<Object> out = new ArrayList<>(given.size());
+    for (Object e : given) {
+      if (e instanceof Float f && f.isNaN() || e instanceof Double d && d.isNaN()) {
+        throw new InvalidArgumentException(
+            "row "
+                + r
+                + ": a NaN element of list column '"
+                + column.getColumnName()
+                + "' cannot be inlined yet");
+      }
+      out.add(value(r, element.column(), element.type(), e));
+    }
+    return Collections.unmodifiableList(out);
   }
 
   private static String describe(Object v) {

@@ -5,7 +5,9 @@ import dev.moraine.core.catalog.model.TableInfo;
 import java.math.BigDecimal;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -15,8 +17,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 /**
  * One inlined cell as JSON, by its Arrow type (docs/dump-format.md §6.3): a null is null; integers
  * of every width and signedness, booleans, strings, decimals, dates, times, timestamps and binaries
- * have a form, and a struct whose members have one is an object keyed by member name; a value of
- * any other type is refused.
+ * have a form, a struct whose members have one is an object keyed by member name, and a list whose
+ * element has one an array; a value of any other type is refused.
  */
 final class InlinedValue {
   private InlinedValue() {}
@@ -48,9 +50,11 @@ final class InlinedValue {
   /** Stands for a value without a form while the rendering unwinds. */
   private static final Object NO_FORM = new Object();
 
-  /** The first type in {@code field} (itself or, for a struct, a member's) without a form. */
+  /**
+   * The first type in {@code field} (itself or, for a struct or list, a child's) without a form.
+   */
   private static ArrowType unrenderable(Field field) {
-    if (field.getType() instanceof ArrowType.Struct) {
+    if (field.getType() instanceof ArrowType.Struct || field.getType() instanceof ArrowType.List) {
       for (Field child : field.getChildren()) {
         ArrowType inner = unrenderable(child);
         if (inner != null) {
@@ -64,7 +68,7 @@ final class InlinedValue {
 
   /**
    * A cell's JSON form, or {@link #NO_FORM}. A struct (a map from member name to cell) is an object
-   * from member name to the member's form.
+   * from member name to the member's form; a list an array of its elements' forms.
    */
   private static Object json(Field field, Object cell) {
     ArrowType type = field.getType();
@@ -81,6 +85,17 @@ final class InlinedValue {
           return NO_FORM;
         }
         out.with(child.getName(), member);
+      }
+      return out;
+    }
+    if (type instanceof ArrowType.List && cell instanceof List<?> elements) {
+      List<Object> out = new ArrayList<>(elements.size());
+      for (Object e : elements) {
+        Object element = json(field.getChildren().get(0), e);
+        if (element == NO_FORM) {
+          return NO_FORM;
+        }
+        out.add(element);
       }
       return out;
     }

@@ -266,6 +266,49 @@ class InlinedDataDifferentialTest {
             tx -> tx.updateRowInline(1, 13, row(110, "uf", null))));
     s.addAll(typeSteps());
     s.addAll(structSteps());
+    s.addAll(listSteps());
+    return s;
+  }
+
+  /** Table lt's id on our side, taken when the step creating it runs. */
+  private static long ltId;
+
+  /**
+   * Table lt with two list columns: lists, a null list, empty lists and a null element inlined in
+   * the transaction creating it, then one more row. The statistics land on the elements only.
+   */
+  private static List<SqlStep> listSteps() {
+    List<SqlStep> s = new ArrayList<>();
+    s.add(
+        step(
+            "create a table with list columns, inlining list rows",
+            List.of(
+                "BEGIN",
+                "CREATE TABLE lt (id INTEGER, li INTEGER[], ls VARCHAR[])",
+                "INSERT INTO lt VALUES (1, [3, -2, 9], ['b', 'a']), (2, NULL, []),"
+                    + " (3, [], NULL)",
+                "COMMIT"),
+            tx -> {
+              ltId =
+                  tx.createTable(
+                      0,
+                      "lt",
+                      List.of(
+                          ColumnDef.of("id", "int32"),
+                          ColumnDef.nested("li", "list", ColumnDef.of("element", "int32")),
+                          ColumnDef.nested("ls", "list", ColumnDef.of("element", "varchar"))));
+              tx.insertInlined(
+                  ltId,
+                  List.of(
+                      row(1, List.of(3, -2, 9), List.of("b", "a")),
+                      row(2, null, List.of()),
+                      row(3, List.of(), null)));
+            }));
+    s.add(
+        step(
+            "inline a list row with a null element",
+            List.of("INSERT INTO lt VALUES (4, [NULL, 100], ['c'])"),
+            tx -> tx.insertInlined(ltId, List.of(row(4, Arrays.asList(null, 100), List.of("c"))))));
     return s;
   }
 

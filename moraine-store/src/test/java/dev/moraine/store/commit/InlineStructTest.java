@@ -188,7 +188,13 @@ class InlineStructTest {
                         "struct",
                         ColumnDef.nested("t", "struct", ColumnDef.of("a", "int32")))));
             tx.createTable(
-                0, "li", List.of(ColumnDef.nested("l", "list", ColumnDef.of("element", "int32"))));
+                0,
+                "li",
+                List.of(
+                    ColumnDef.nested(
+                        "l",
+                        "list",
+                        ColumnDef.nested("element", "struct", ColumnDef.of("a", "int32")))));
             tx.createTable(
                 0,
                 "m",
@@ -204,7 +210,7 @@ class InlineStructTest {
       long head = lake.catalog.snapshot().snapshotId();
       Object[][] cases = {
         {1L, struct("t", struct("a", 1)), "is a struct with member 't' of type struct"},
-        {2L, List.of(1), "cannot be inlined"},
+        {2L, List.of(struct("a", 1)), "is a list with member 'element' of type struct"},
         {3L, Map.of("k", 1), "cannot be inlined"},
         {4L, struct("u", java.util.UUID.randomUUID()), "is a struct with member 'u' of type uuid"},
       };

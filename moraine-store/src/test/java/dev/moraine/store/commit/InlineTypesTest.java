@@ -282,7 +282,12 @@ class InlineTypesTest {
               tx.createTable(
                   0,
                   "n",
-                  List.of(ColumnDef.nested("l", "list", ColumnDef.of("element", "int32")))));
+                  List.of(
+                      ColumnDef.nested(
+                          "m",
+                          "map",
+                          ColumnDef.of("key", "varchar"),
+                          ColumnDef.of("value", "int32")))));
       long head = lake.catalog.snapshot().snapshotId();
       List<Object> good = rowsToInsert().get(0);
       Object[][] cases = {

@@ -295,6 +295,40 @@ class JavaInlinedWritesRustReadsTest {
     assertEquals("1 [2,null]", rustRows(oracle.dumpAt(lake, 1)).get(1));
   }
 
+  /**
+   * List rows (a list, a null list, an empty list, a null element) read by the crate's Arrow reader
+   * as by ours: each list an array of its elements.
+   */
+  @Test
+  void listRows_readTheSameInTheCrate() throws Exception {
+    Path lake = temp.resolve("list");
+    try (KvStore store = Lakes.provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      long[] t = new long[1];
+      catalog.commit(
+          tx -> {
+            t[0] =
+                tx.createTable(
+                    0,
+                    "li",
+                    List.of(
+                        ColumnDef.nested("li", "list", ColumnDef.of("element", "int32")),
+                        ColumnDef.nested("ls", "list", ColumnDef.of("element", "varchar"))));
+            tx.insertInlined(
+                t[0],
+                List.of(
+                    row(List.of(3, -2, 9), List.of("b", "a")),
+                    row(null, List.of()),
+                    row(Arrays.asList(null, 5), null)));
+          });
+      catalog.commit(tx -> tx.insertInlined(t[0], List.of(row(List.of(), List.of("z")))));
+    }
+    assertSameAtEverySnapshot(lake, 2);
+    assertEquals(
+        List.of("0 [[3,-2,9],[\"b\",\"a\"]]", "1 [null,[]]", "2 [[null,5],null]", "3 [[],[\"z\"]]"),
+        rustRows(oracle.dumpAt(lake, 2)));
+  }
+
   /** The inlined rows of the last snapshot of a dump, as "rowId values". */
   private static List<String> rustRows(String dump) throws Exception {
     JsonNode last = Lakes.lastOf(JsonTrees.parse(dump).get("snapshots"));

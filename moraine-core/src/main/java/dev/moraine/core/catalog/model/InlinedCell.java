@@ -5,8 +5,10 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.arrow.vector.types.DateUnit;
@@ -18,8 +20,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  * One inlined cell as the Java value the inline insert verb takes for its column (RFC 0003 §3.3),
  * from the cell as Arrow Java hands it out. The Arrow type decides, except that a {@code uuid} and
  * a {@code varchar} share the Arrow type {@code Utf8}: the column's DuckLake type tells them apart.
- * A struct becomes a map from member name to member value, every member present, in field order.
- * Stateless.
+ * A struct becomes a map from member name to member value, every member present, in field order; a
+ * list a list of its elements' values. Stateless.
  */
 final class InlinedCell {
   private InlinedCell() {}
@@ -63,6 +65,14 @@ final class InlinedCell {
     }
     if (type instanceof ArrowType.Struct && raw instanceof Map<?, ?> members) {
       return struct(field, members);
+    }
+    if (type instanceof ArrowType.List && raw instanceof List<?> elements) {
+      Field child = field.getChildren().get(0);
+      List<Object> out = new ArrayList<>(elements.size());
+      for (Object e : elements) {
+        out.add(typed(child, null, e));
+      }
+      return Collections.unmodifiableList(out);
     }
     throw new IllegalStateException(
         "inlined column '" + field.getName() + "' has Arrow type " + type + ", not an inline one");
