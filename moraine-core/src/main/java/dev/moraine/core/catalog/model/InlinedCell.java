@@ -66,7 +66,9 @@ final class InlinedCell {
     if (type instanceof ArrowType.Struct && raw instanceof Map<?, ?> members) {
       return struct(field, members);
     }
-    if (type instanceof ArrowType.List && raw instanceof List<?> elements) {
+    if (type instanceof ArrowType.List
+        && field.getChildren().size() == 1
+        && raw instanceof List<?> elements) {
       Field child = field.getChildren().get(0);
       List<Object> out = new ArrayList<>(elements.size());
       for (Object e : elements) {

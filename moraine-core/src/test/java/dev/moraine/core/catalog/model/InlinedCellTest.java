@@ -83,9 +83,10 @@ class InlinedCellTest {
 
   @Test
   void aFieldOfANonInlineType_isRefused() {
-    Field list = field("l", new ArrowType.List(), 1);
+    // A map is not inlined yet.
+    Field map = field("m", new ArrowType.Map(false), 1);
     InlinedRows.Row row =
-        new InlinedRows.Row(0, 1, 1, List.of("l"), List.of(list), List.of(List.of()));
+        new InlinedRows.Row(0, 1, 1, List.of("m"), List.of(map), List.of(List.of()));
     IllegalStateException e = assertThrows(IllegalStateException.class, row::typedValues);
     assertTrue(e.getMessage().contains("not an inline one"), e.getMessage());
   }
