@@ -22,15 +22,17 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * columns in column order, each carrying its own column id as {@code PARQUET:field_id}.
  *
  * <p>A {@code list} is an Arrow list whose one child, named {@code l} as DuckDB's export names it,
- * is the element column with its id.
+ * is the element column with its id. A {@code map} is an Arrow map whose one child, a non-null
+ * struct {@code entries} without an id, holds the key column (non-null) and the value column, each
+ * with its id, named {@code key} and {@code value} as DuckDB's export names them.
  *
- * <p>A struct or list inlines when every member (a list's element) is of a flat inlinable type
- * other than {@code uuid}: nesting inside a struct or list, and maps, are refused.
+ * <p>A struct, list or map inlines when every member (a list's element, a map's key and value) is
+ * of a flat inlinable type other than {@code uuid}: nesting inside one of them is refused.
  *
  * @param precision a decimal's precision, 0 for other kinds
  * @param scale a decimal's scale, 0 for other kinds
- * @param members a struct's member columns in column order, a list's element column; empty for
- *     other kinds
+ * @param members a struct's member columns in column order, a list's element column, a map's key
+ *     and value columns; empty for other kinds
  */
 record InlineColumnType(Kind kind, int precision, int scale, List<Member> members) {
   InlineColumnType {
@@ -65,7 +67,8 @@ record InlineColumnType(Kind kind, int precision, int scale, List<Member> member
     TIMESTAMPTZ,
     UUID,
     STRUCT,
-    LIST
+    LIST,
+    MAP
   }
 
   /** The zone a {@code timestamptz} field names. */
@@ -79,7 +82,7 @@ record InlineColumnType(Kind kind, int precision, int scale, List<Member> member
    */
   static InlineColumnType of(ColumnValue column, Collection<ColumnValue> tableColumns) {
     InlineColumnType type = flatOrNested(column);
-    if (type.kind != Kind.STRUCT && type.kind != Kind.LIST) {
+    if (type.kind != Kind.STRUCT && type.kind != Kind.LIST && type.kind != Kind.MAP) {
       return type;
     }
     List<ColumnValue> children = new ArrayList<>();
@@ -94,6 +97,7 @@ record InlineColumnType(Kind kind, int precision, int scale, List<Member> member
       InlineColumnType memberType = flatOrNested(child);
       if (memberType.kind == Kind.STRUCT
           || memberType.kind == Kind.LIST
+          || memberType.kind == Kind.MAP
           || memberType.kind == Kind.UUID) {
         throw new InvalidArgumentException(
             "column '"
@@ -104,12 +108,14 @@ record InlineColumnType(Kind kind, int precision, int scale, List<Member> member
                 + child.getColumnName()
                 + "' of type "
                 + child.getColumnType()
-                + ", which cannot be inlined (a struct or list inlines with members of flat"
-                + " types other than uuid)");
+                + ", which cannot be inlined (a struct, list or map inlines with members of"
+                + " flat types other than uuid)");
       }
       members.add(new Member(child, memberType));
     }
-    if (members.isEmpty() || (type.kind == Kind.LIST && members.size() != 1)) {
+    if (members.isEmpty()
+        || (type.kind == Kind.LIST && members.size() != 1)
+        || (type.kind == Kind.MAP && members.size() != 2)) {
       throw refused(column);
     }
     return new InlineColumnType(type.kind, 0, 0, members);
@@ -149,6 +155,7 @@ record InlineColumnType(Kind kind, int precision, int scale, List<Member> member
           case UUID -> Kind.UUID;
           case STRUCT -> Kind.STRUCT;
           case LIST -> Kind.LIST;
+          case MAP -> Kind.MAP;
           default -> throw refused(column);
         };
     return new InlineColumnType(kind, type.precision(), type.scale(), List.of());
@@ -162,8 +169,8 @@ record InlineColumnType(Kind kind, int precision, int scale, List<Member> member
             + column.getColumnType()
             + ", which cannot be inlined (inlinable types: boolean, signed and unsigned integers"
             + " of 8 to 64 bits, float32, float64, varchar, blob, decimal, date, time, timestamp,"
-            + " timestamp_s, timestamp_ms, timestamp_ns, timestamptz, uuid, and a struct or"
-            + " list of flat members; not yet: map)");
+            + " timestamp_s, timestamp_ms, timestamp_ns, timestamptz, uuid, and a struct, list"
+            + " or map of flat members)");
   }
 
   /** The Arrow type of the column's field in an inline chunk. */
@@ -192,6 +199,7 @@ record InlineColumnType(Kind kind, int precision, int scale, List<Member> member
       case TIMESTAMPTZ -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, UTC);
       case STRUCT -> ArrowType.Struct.INSTANCE;
       case LIST -> ArrowType.List.INSTANCE;
+      case MAP -> new ArrowType.Map(false);
     };
   }
 

@@ -10,8 +10,8 @@ import java.util.Map;
  * statistics for: a flat top-level column is its own leaf; a struct's leaves are its members, whose
  * value in a row where the struct is null is null (so stock DuckLake's {@code contains_null} of a
  * member turns true for a null struct); a list's leaf is its element, whose values are the elements
- * of the non-null lists (a null or empty list adds none). The struct or list column itself has no
- * statistics. Stateless.
+ * of the non-null lists (a null or empty list adds none). A map's leaves are its key and value, in
+ * the same way. The struct, list or map column itself has no statistics. Stateless.
  */
 final class InlineLeaves {
   private InlineLeaves() {}
@@ -39,6 +39,22 @@ final class InlineLeaves {
         }
         InlineColumnType.Member element = type.members().get(0);
         leaves.add(new Leaf(element.column(), element.type(), elements));
+        continue;
+      }
+      if (type.kind() == InlineColumnType.Kind.MAP) {
+        // A null or empty map adds nothing to its key's and value's statistics.
+        List<Object> keys = new ArrayList<>();
+        List<Object> mapValues = new ArrayList<>();
+        for (Object v : values) {
+          if (v != null) {
+            keys.addAll(((Map<?, ?>) v).keySet());
+            mapValues.addAll(((Map<?, ?>) v).values());
+          }
+        }
+        InlineColumnType.Member key = type.members().get(0);
+        InlineColumnType.Member value = type.members().get(1);
+        leaves.add(new Leaf(key.column(), key.type(), keys));
+        leaves.add(new Leaf(value.column(), value.type(), mapValues));
         continue;
       }
       if (type.kind() != InlineColumnType.Kind.STRUCT) {

@@ -40,7 +40,9 @@ import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.MapVector;
 import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -89,6 +91,28 @@ final class InlineRowEncoder {
 
   /** A column's field: its name, nullability, Arrow type, id, and a struct's member fields. */
   private static Field field(ColumnValue c, InlineColumnType type) {
+    if (type.kind() == InlineColumnType.Kind.MAP) {
+      Field key = field(type.members().get(0).column(), type.members().get(0).type());
+      Field value = field(type.members().get(1).column(), type.members().get(1).type());
+      Field entries =
+          new Field(
+              "entries",
+              FieldType.notNullable(ArrowType.Struct.INSTANCE),
+              List.of(
+                  new Field(
+                      "key",
+                      new FieldType(false, key.getType(), null, key.getFieldType().getMetadata()),
+                      null),
+                  new Field("value", value.getFieldType(), null)));
+      return new Field(
+          c.getColumnName(),
+          new FieldType(
+              c.getNullsAllowed(),
+              type.arrow(),
+              null,
+              Map.of("PARQUET:field_id", Long.toUnsignedString(c.getColumnId()))),
+          List.of(entries));
+    }
     List<Field> children = null;
     if (!type.members().isEmpty()) {
       children = new ArrayList<>();
@@ -112,6 +136,25 @@ final class InlineRowEncoder {
   }
 
   private static void set(FieldVector vector, int r, Object v) {
+    if (vector instanceof MapVector map) {
+      if (v == null) {
+        map.setNull(r);
+        return;
+      }
+      // Rows are written in order, so each map's entries follow the previous row's.
+      StructVector entries = (StructVector) map.getDataVector();
+      FieldVector keys = entries.getChild("key");
+      FieldVector values = entries.getChild("value");
+      int i = map.startNewValue(r);
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+        entries.setIndexDefined(i);
+        set(keys, i, e.getKey());
+        set(values, i, e.getValue());
+        i++;
+      }
+      map.endValue(r, ((Map<?, ?>) v).size());
+      return;
+    }
     if (vector instanceof ListVector list) {
       if (v == null) {
         list.setNull(r);

@@ -31,6 +31,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.MapVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -196,6 +197,17 @@ final class InlineRowsReader {
    * map leaves out a null member).
    */
   private static Object cell(ValueVector vector, int k) {
+    if (vector instanceof MapVector map) {
+      if (map.isNull(k)) {
+        return null;
+      }
+      StructVector entries = (StructVector) map.getDataVector();
+      Map<Object, Object> out = new LinkedHashMap<>();
+      for (int i = map.getElementStartIndex(k); i < map.getElementEndIndex(k); i++) {
+        out.put(cell(entries.getChild("key"), i), cell(entries.getChild("value"), i));
+      }
+      return Collections.unmodifiableMap(out);
+    }
     if (vector instanceof ListVector list) {
       if (list.isNull(k)) {
         return null;

@@ -37,7 +37,10 @@ import java.util.UUID;
  *       each value in its member's form, a member the map leaves out being null; it comes back as
  *       an unmodifiable map holding every member in column order;
  *   <li>a {@code list} as a {@code List<Object>} of values in the element's form (not NaN), which
- *       comes back as an unmodifiable list.
+ *       comes back as an unmodifiable list;
+ *   <li>a {@code map} as a {@code Map<?, ?>} of keys (not null) and values in the key's and the
+ *       value's forms (neither NaN), which comes back as an unmodifiable map in the given map's
+ *       iteration order (keep it insertion-ordered, a {@code LinkedHashMap}, for a set order).
  * </ul>
  *
  * Stateless.
@@ -120,6 +123,7 @@ final class InlineValues {
           case UUID -> v instanceof UUID ? v : null;
           case STRUCT -> v instanceof Map<?, ?> m ? struct(r, column, type, m) : null;
           case LIST -> v instanceof List<?> l ? list(r, column, type, l) : null;
+          case MAP -> v instanceof Map<?, ?> m ? map(r, column, type, m) : null;
         };
     if (normal == null) {
       throw new InvalidArgumentException(
@@ -184,6 +188,36 @@ final class InlineValues {
       out.add(value(r, element.column(), element.type(), e));
     }
     return Collections.unmodifiableList(out);
+  }
+
+  /**
+   * A map value in normal form: its entries in the given map's iteration order, keys and values
+   * each checked as values of the key and value columns; a null or NaN key, and a NaN value, are
+   * refused.
+   */
+  private static Map<Object, Object> map(
+      int r, ColumnValue column, InlineColumnType type, Map<?, ?> given) {
+    InlineColumnType.Member key = type.members().get(0);
+    InlineColumnType.Member value = type.members().get(1);
+    Map<Object, Object> out = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> e : given.entrySet()) {
+      if (e.getKey() == null || isNaN(e.getKey()) || isNaN(e.getValue())) {
+        throw new InvalidArgumentException(
+            "row "
+                + r
+                + ": map column '"
+                + column.getColumnName()
+                + "' cannot inline a null or NaN key or a NaN value");
+      }
+      out.put(
+          value(r, key.column(), key.type(), e.getKey()),
+          value(r, value.column(), value.type(), e.getValue()));
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  private static boolean isNaN(Object v) {
+    return v instanceof Float f && f.isNaN() || v instanceof Double d && d.isNaN();
   }
 
   private static String describe(Object v) {

@@ -54,7 +54,9 @@ final class InlinedValue {
    * The first type in {@code field} (itself or, for a struct or list, a child's) without a form.
    */
   private static ArrowType unrenderable(Field field) {
-    if (field.getType() instanceof ArrowType.Struct || field.getType() instanceof ArrowType.List) {
+    if (field.getType() instanceof ArrowType.Struct
+        || field.getType() instanceof ArrowType.List
+        || field.getType() instanceof ArrowType.Map) {
       for (Field child : field.getChildren()) {
         ArrowType inner = unrenderable(child);
         if (inner != null) {
@@ -85,6 +87,22 @@ final class InlinedValue {
           return NO_FORM;
         }
         out.with(child.getName(), member);
+      }
+      return out;
+    }
+    if (type instanceof ArrowType.Map && cell instanceof Map<?, ?> entries) {
+      // An array of the entries, each an object of the entry struct's two fields.
+      Field entry = field.getChildren().get(0);
+      Field key = entry.getChildren().get(0);
+      Field value = entry.getChildren().get(1);
+      List<Object> out = new ArrayList<>(entries.size());
+      for (Map.Entry<?, ?> e : entries.entrySet()) {
+        Object k = json(key, e.getKey());
+        Object v = json(value, e.getValue());
+        if (k == NO_FORM || v == NO_FORM) {
+          return NO_FORM;
+        }
+        out.add(Obj.of().with(key.getName(), k).with(value.getName(), v));
       }
       return out;
     }

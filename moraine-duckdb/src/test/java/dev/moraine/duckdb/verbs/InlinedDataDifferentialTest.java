@@ -267,6 +267,47 @@ class InlinedDataDifferentialTest {
     s.addAll(typeSteps());
     s.addAll(structSteps());
     s.addAll(listSteps());
+    s.addAll(mapSteps());
+    return s;
+  }
+
+  /**
+   * Table mt with a map column: a map with a null value, a null map and an empty map inlined in the
+   * transaction creating it, then one more row. The statistics land on the key and value only.
+   */
+  private static List<SqlStep> mapSteps() {
+    List<SqlStep> s = new ArrayList<>();
+    long[] mt = new long[1];
+    Map<Object, Object> kj = new LinkedHashMap<>();
+    kj.put("k", 5);
+    kj.put("j", null);
+    s.add(
+        step(
+            "create a table with a map column, inlining map rows",
+            List.of(
+                "BEGIN",
+                "CREATE TABLE mt (id INTEGER, m MAP(VARCHAR, INTEGER))",
+                "INSERT INTO mt VALUES (1, MAP {'k': 5, 'j': NULL}), (2, NULL), (3, MAP {})",
+                "COMMIT"),
+            tx -> {
+              mt[0] =
+                  tx.createTable(
+                      0,
+                      "mt",
+                      List.of(
+                          ColumnDef.of("id", "int32"),
+                          ColumnDef.nested(
+                              "m",
+                              "map",
+                              ColumnDef.of("key", "varchar"),
+                              ColumnDef.of("value", "int32"))));
+              tx.insertInlined(mt[0], List.of(row(1, kj), row(2, null), row(3, Map.of())));
+            }));
+    s.add(
+        step(
+            "inline another map row",
+            List.of("INSERT INTO mt VALUES (4, MAP {'a': -1})"),
+            tx -> tx.insertInlined(mt[0], List.of(row(4, Map.of("a", -1))))));
     return s;
   }
 

@@ -284,10 +284,9 @@ class InlineTypesTest {
                   "n",
                   List.of(
                       ColumnDef.nested(
-                          "m",
-                          "map",
-                          ColumnDef.of("key", "varchar"),
-                          ColumnDef.of("value", "int32")))));
+                          "l",
+                          "list",
+                          ColumnDef.nested("element", "list", ColumnDef.of("element", "int32"))))));
       long head = lake.catalog.snapshot().snapshotId();
       List<Object> good = rowsToInsert().get(0);
       Object[][] cases = {

@@ -66,6 +66,16 @@ final class InlinedCell {
     if (type instanceof ArrowType.Struct && raw instanceof Map<?, ?> members) {
       return struct(field, members);
     }
+    if (type instanceof ArrowType.Map
+        && field.getChildren().size() == 1
+        && field.getChildren().get(0).getChildren().size() == 2
+        && raw instanceof Map<?, ?> entries) {
+      Field key = field.getChildren().get(0).getChildren().get(0);
+      Field value = field.getChildren().get(0).getChildren().get(1);
+      Map<Object, Object> out = new LinkedHashMap<>();
+      entries.forEach((k, v) -> out.put(typed(key, null, k), typed(value, null, v)));
+      return Collections.unmodifiableMap(out);
+    }
     if (type instanceof ArrowType.List
         && field.getChildren().size() == 1
         && raw instanceof List<?> elements) {
