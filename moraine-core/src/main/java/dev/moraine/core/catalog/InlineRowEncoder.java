@@ -104,14 +104,7 @@ final class InlineRowEncoder {
                       new FieldType(false, key.getType(), null, key.getFieldType().getMetadata()),
                       null),
                   new Field("value", value.getFieldType(), null)));
-      return new Field(
-          c.getColumnName(),
-          new FieldType(
-              c.getNullsAllowed(),
-              type.arrow(),
-              null,
-              Map.of("PARQUET:field_id", Long.toUnsignedString(c.getColumnId()))),
-          List.of(entries));
+      return new Field(c.getColumnName(), fieldType(c, type), List.of(entries));
     }
     List<Field> children = null;
     if (!type.members().isEmpty()) {
@@ -125,14 +118,16 @@ final class InlineRowEncoder {
         children.add(child);
       }
     }
-    return new Field(
-        c.getColumnName(),
-        new FieldType(
-            c.getNullsAllowed(),
-            type.arrow(),
-            null,
-            Map.of("PARQUET:field_id", Long.toUnsignedString(c.getColumnId()))),
-        children);
+    return new Field(c.getColumnName(), fieldType(c, type), children);
+  }
+
+  /** A column's field type: its nullability, Arrow type, and its id as {@code PARQUET:field_id}. */
+  private static FieldType fieldType(ColumnValue c, InlineColumnType type) {
+    return new FieldType(
+        c.getNullsAllowed(),
+        type.arrow(),
+        null,
+        Map.of("PARQUET:field_id", Long.toUnsignedString(c.getColumnId())));
   }
 
   private static void set(FieldVector vector, int r, Object v) {

@@ -9,7 +9,6 @@ import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.ColumnInfo;
-import dev.moraine.core.catalog.model.ColumnStats;
 import dev.moraine.core.catalog.model.InlinedRows;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,21 +40,6 @@ class InlineListTest {
 
   private static List<Object> list(Object... values) {
     return new ArrayList<>(Arrays.asList(values));
-  }
-
-  /** Column id to "contains_null min max" ("null" where absent). */
-  private static Map<Long, String> stats(CatalogSnapshot s) {
-    Map<Long, String> out = new TreeMap<>();
-    for (ColumnStats c : s.columnStats(1)) {
-      out.put(
-          c.columnId(),
-          c.containsNull().map(String::valueOf).orElse("null")
-              + " "
-              + c.minValue().orElse("null")
-              + " "
-              + c.maxValue().orElse("null"));
-    }
-    return out;
   }
 
   /** The id of the element column of list column {@code list}. */
@@ -116,7 +100,7 @@ class InlineListTest {
       want.put(1L, "false 1 4");
       want.put(li, "false -2 9");
       want.put(ls, "false a c");
-      assertEquals(want, stats(head));
+      assertEquals(want, InlineColumnFacts.stats(head));
 
       // A null element sets contains_null.
       lake.catalog.commit(
@@ -127,7 +111,7 @@ class InlineListTest {
       want.put(1L, "false 1 5");
       want.put(li, "true -2 100");
       want.put(ls, "true a c");
-      assertEquals(want, stats(lake.catalog.snapshot()));
+      assertEquals(want, InlineColumnFacts.stats(lake.catalog.snapshot()));
     }
   }
 

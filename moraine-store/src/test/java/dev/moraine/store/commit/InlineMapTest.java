@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.model.ColumnDef;
-import dev.moraine.core.catalog.model.ColumnInfo;
-import dev.moraine.core.catalog.model.ColumnStats;
 import dev.moraine.core.catalog.model.InlinedRows;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,29 +47,6 @@ class InlineMapTest {
     return out;
   }
 
-  /** Column id to "contains_null min max" ("null" where absent). */
-  private static Map<Long, String> stats(CatalogSnapshot s) {
-    Map<Long, String> out = new TreeMap<>();
-    for (ColumnStats c : s.columnStats(1)) {
-      out.put(
-          c.columnId(),
-          c.containsNull().map(String::valueOf).orElse("null")
-              + " "
-              + c.minValue().orElse("null")
-              + " "
-              + c.maxValue().orElse("null"));
-    }
-    return out;
-  }
-
-  private static long columnId(CatalogSnapshot s, String name) {
-    return s.columns(1).stream()
-        .filter(c -> c.name().equals(name))
-        .mapToLong(ColumnInfo::columnId)
-        .findFirst()
-        .orElseThrow();
-  }
-
   @Test
   void mapRows_roundTrip_inEntryOrder_withKeyAndValueStatistics() {
     try (CommitLake lake = new CommitLake()) {
@@ -81,9 +56,9 @@ class InlineMapTest {
               row(1L, map("k", 5, "j", 1)), row(2L, null), row(3L, map()), row(4L, map("m", -2)));
       assertEquals(2, lake.catalog.commit(tx -> tx.insertInlined(1, rows)));
       CatalogSnapshot head = lake.catalog.snapshot();
-      long m = columnId(head, "m");
-      long key = columnId(head, "key");
-      long value = columnId(head, "value");
+      long m = InlineColumnFacts.columnId(head, "m");
+      long key = InlineColumnFacts.columnId(head, "key");
+      long value = InlineColumnFacts.columnId(head, "value");
 
       List<InlinedRows.Row> read = head.inlinedRows(1).rows();
       Field field = read.get(0).fields().get(1);
@@ -116,7 +91,7 @@ class InlineMapTest {
       want.put(1L, "false 1 4");
       want.put(key, "false j m");
       want.put(value, "false -2 5");
-      assertEquals(want, stats(head));
+      assertEquals(want, InlineColumnFacts.stats(head));
 
       // A null value sets the value's contains_null, as stock DuckLake's MAP {'k': 5, 'j': NULL}.
       lake.catalog.commit(tx -> tx.insertInlined(1, List.of(row(5L, map("a", null)))));
@@ -126,7 +101,7 @@ class InlineMapTest {
       want.put(1L, "false 1 5");
       want.put(key, "false a m");
       want.put(value, "true -2 5");
-      assertEquals(want, stats(lake.catalog.snapshot()));
+      assertEquals(want, InlineColumnFacts.stats(lake.catalog.snapshot()));
     }
   }
 

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.model.ColumnDef;
-import dev.moraine.core.catalog.model.ColumnInfo;
-import dev.moraine.core.catalog.model.ColumnStats;
 import dev.moraine.core.catalog.model.InlinedRows;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,29 +47,6 @@ class InlineStructTest {
     return out;
   }
 
-  /** Column id to "contains_null min max" ("null" where absent). */
-  private static Map<Long, String> stats(CatalogSnapshot s, long tableId) {
-    Map<Long, String> out = new TreeMap<>();
-    for (ColumnStats c : s.columnStats(tableId)) {
-      out.put(
-          c.columnId(),
-          c.containsNull().map(String::valueOf).orElse("null")
-              + " "
-              + c.minValue().orElse("null")
-              + " "
-              + c.maxValue().orElse("null"));
-    }
-    return out;
-  }
-
-  private static long columnId(CatalogSnapshot s, String name) {
-    return s.columns(1).stream()
-        .filter(c -> c.name().equals(name))
-        .mapToLong(ColumnInfo::columnId)
-        .findFirst()
-        .orElseThrow();
-  }
-
   @Test
   void structRows_roundTrip_withMemberStatistics() {
     try (CommitLake lake = new CommitLake()) {
@@ -90,9 +65,9 @@ class InlineStructTest {
       assertEquals(2, lake.catalog.commit(tx -> tx.insertInlined(1, rows)));
       CatalogSnapshot head = lake.catalog.snapshot();
       assertEquals("inlined_insert:1", head.snapshotLog().get(2).changesMade());
-      long s = columnId(head, "s");
-      long a = columnId(head, "a");
-      long b = columnId(head, "b");
+      long s = InlineColumnFacts.columnId(head, "s");
+      long a = InlineColumnFacts.columnId(head, "a");
+      long b = InlineColumnFacts.columnId(head, "b");
 
       List<InlinedRows.Row> read = head.inlinedRows(1).rows();
       assertEquals(5, read.size());
@@ -137,14 +112,14 @@ class InlineStructTest {
       want.put(1L, "false 1 5");
       want.put(a, "true -3 7");
       want.put(b, "true w y");
-      assertEquals(want, stats(head, 1));
+      assertEquals(want, InlineColumnFacts.stats(head));
 
       // A second insert merges into the members' statistics.
       lake.catalog.commit(tx -> tx.insertInlined(1, List.of(row(6L, struct("a", 100, "b", "a")))));
       want.put(1L, "false 1 6");
       want.put(a, "true -3 100");
       want.put(b, "true a y");
-      assertEquals(want, stats(lake.catalog.snapshot(), 1));
+      assertEquals(want, InlineColumnFacts.stats(lake.catalog.snapshot()));
     }
   }
 
