@@ -217,8 +217,9 @@ public final class InlineArrow {
   }
 
   /**
-   * Refuses a map whose offsets do not start at 0, decrease, or run past its entries (which the
-   * bounds of its offset buffer were checked against when the batch loaded).
+   * Refuses a map whose offsets do not start at 0, decrease, or run past its entries' count. Arrow
+   * Java takes that count from the last offset when it loads the batch, so a last offset past the
+   * entries written is not caught here (RFC 0004 §9).
    */
   private static void checkOffsets(Key key, MapVector map) {
     int count = map.getValueCount();
