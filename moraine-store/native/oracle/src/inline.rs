@@ -9,11 +9,11 @@ use std::sync::Arc;
 
 use arrow::array::{
     Array, ArrayRef, BinaryArray, BooleanArray, Date32Array, Decimal128Array, Int16Array,
-    Int32Array, Int64Array, Int8Array, LargeBinaryArray, LargeStringArray, RecordBatch,
-    StringArray, Time32MillisecondArray, Time32SecondArray, Time64MicrosecondArray,
-    Time64NanosecondArray, TimestampMicrosecondArray, TimestampMillisecondArray,
-    TimestampNanosecondArray, TimestampSecondArray, UInt16Array, UInt32Array, UInt64Array,
-    UInt8Array,
+    Int32Array, Int64Array, Int8Array, LargeBinaryArray, LargeStringArray, ListArray, MapArray,
+    RecordBatch, StringArray, StructArray, Time32MillisecondArray, Time32SecondArray,
+    Time64MicrosecondArray, Time64NanosecondArray, TimestampMicrosecondArray,
+    TimestampMillisecondArray, TimestampNanosecondArray, TimestampSecondArray, UInt16Array,
+    UInt32Array, UInt64Array, UInt8Array,
 };
 use arrow::buffer::Buffer;
 use arrow::datatypes::{DataType, Field, Schema, SchemaRef};
@@ -159,12 +159,37 @@ fn decode(row: &RecentRow) -> Result<RecordBatch, String> {
     .map_err(|e| e.to_string())
 }
 
-/// One cell as JSON, or `None` for a type the format does not render.
+/// One cell as JSON, or `None` for a type the format does not render. A
+/// struct is an object from member name to the member's cell, a list an
+/// array of its elements, a map an array of its entries as `{key, value}`
+/// objects.
 fn value(column: &dyn Array, row: usize) -> Option<Value> {
     if column.is_null(row) {
         return Some(Value::Null);
     }
     let any = column.as_any();
+    if let Some(array) = any.downcast_ref::<StructArray>() {
+        let mut members = serde_json::Map::new();
+        for (name, member) in array.column_names().into_iter().zip(array.columns()) {
+            members.insert(name.to_owned(), value(member.as_ref(), row)?);
+        }
+        return Some(Value::Object(members));
+    }
+    if let Some(array) = any.downcast_ref::<MapArray>() {
+        // The entries, each an object of the entry struct's key and value.
+        let entries = array.value(row);
+        return (0..entries.len())
+            .map(|i| value(&entries, i))
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Array);
+    }
+    if let Some(array) = any.downcast_ref::<ListArray>() {
+        let elements = array.value(row);
+        return (0..elements.len())
+            .map(|i| value(elements.as_ref(), i))
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Array);
+    }
     macro_rules! integer {
         ($($array:ty),*) => {
             $(if let Some(array) = any.downcast_ref::<$array>() {

@@ -3,6 +3,10 @@ package dev.moraine.core.catalog;
 import dev.moraine.core.keyspace.proto.ColumnValue;
 import dev.moraine.ducklake.types.DuckLakeType;
 import dev.moraine.ducklake.types.DuckLakeTypeParseException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -13,13 +17,31 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
  * the Arrow type its field has. The Arrow types are the ones DuckDB's Arrow export gives the same
  * DuckLake types with its default settings, the form inlined data takes on the SQL path: decimals
  * as 128-bit decimals of the column's precision and scale, dates as days, times as microseconds,
- * timestamps in their own unit (a {@code timestamptz} in microseconds with the zone {@code UTC}),
- * and a {@code uuid} as its text.
+ * timestamps in their own unit (a {@code timestamptz} in microseconds with the zone {@code UTC}), a
+ * {@code uuid} as its text, and a {@code struct} as an Arrow struct whose children are its member
+ * columns in column order, each carrying its own column id as {@code PARQUET:field_id}.
+ *
+ * <p>A {@code list} is an Arrow list whose one child, named {@code l} as DuckDB's export names it,
+ * is the element column with its id. A {@code map} is an Arrow map whose one child, a non-null
+ * struct {@code entries} without an id, holds the key column (non-null) and the value column, each
+ * with its id, named {@code key} and {@code value} as DuckDB's export names them.
+ *
+ * <p>A struct, list or map inlines when every member (a list's element, a map's key and value) is
+ * of a flat inlinable type other than {@code uuid}: nesting inside one of them is refused.
  *
  * @param precision a decimal's precision, 0 for other kinds
  * @param scale a decimal's scale, 0 for other kinds
+ * @param members a struct's member columns in column order, a list's element column, a map's key
+ *     and value columns; empty for other kinds
  */
-record InlineColumnType(Kind kind, int precision, int scale) {
+record InlineColumnType(Kind kind, int precision, int scale, List<Member> members) {
+  InlineColumnType {
+    members = List.copyOf(members);
+  }
+
+  /** A member column of a struct and its (flat) inline type. */
+  record Member(ColumnValue column, InlineColumnType type) {}
+
   /** The kinds of column an inline chunk can hold. */
   enum Kind {
     BOOLEAN,
@@ -43,18 +65,64 @@ record InlineColumnType(Kind kind, int precision, int scale) {
     TIMESTAMP,
     TIMESTAMP_NS,
     TIMESTAMPTZ,
-    UUID
+    UUID,
+    STRUCT,
+    LIST,
+    MAP
   }
 
   /** The zone a {@code timestamptz} field names. */
   static final String UTC = "UTC";
 
   /**
-   * The inline type of a column.
+   * The inline type of a top-level column of a table whose live columns are {@code tableColumns}
+   * (nested member columns included: a struct's members are looked up among them).
    *
    * @throws InvalidArgumentException if the column's type cannot be inlined
    */
-  static InlineColumnType of(ColumnValue column) {
+  static InlineColumnType of(ColumnValue column, Collection<ColumnValue> tableColumns) {
+    InlineColumnType type = flatOrNested(column);
+    if (type.kind != Kind.STRUCT && type.kind != Kind.LIST && type.kind != Kind.MAP) {
+      return type;
+    }
+    List<ColumnValue> children = new ArrayList<>();
+    for (ColumnValue c : tableColumns) {
+      if (c.hasParentColumn() && c.getParentColumn() == column.getColumnId()) {
+        children.add(c);
+      }
+    }
+    children.sort(Comparator.comparing(ColumnValue::getColumnOrder, Long::compareUnsigned));
+    List<Member> members = new ArrayList<>(children.size());
+    for (ColumnValue child : children) {
+      InlineColumnType memberType = flatOrNested(child);
+      if (memberType.kind == Kind.STRUCT
+          || memberType.kind == Kind.LIST
+          || memberType.kind == Kind.MAP
+          || memberType.kind == Kind.UUID) {
+        throw new InvalidArgumentException(
+            "column '"
+                + column.getColumnName()
+                + "' is a "
+                + type.kind.name().toLowerCase(java.util.Locale.ROOT)
+                + " with member '"
+                + child.getColumnName()
+                + "' of type "
+                + child.getColumnType()
+                + ", which cannot be inlined (a struct, list or map inlines with members of"
+                + " flat types other than uuid)");
+      }
+      members.add(new Member(child, memberType));
+    }
+    if (members.isEmpty()
+        || (type.kind == Kind.LIST && members.size() != 1)
+        || (type.kind == Kind.MAP && members.size() != 2)) {
+      throw refused(column);
+    }
+    return new InlineColumnType(type.kind, 0, 0, members);
+  }
+
+  /** The type of one column by its own type name; a struct without its members. */
+  private static InlineColumnType flatOrNested(ColumnValue column) {
     DuckLakeType type;
     try {
       type = DuckLakeType.parse(column.getColumnType());
@@ -85,9 +153,12 @@ record InlineColumnType(Kind kind, int precision, int scale) {
           case TIMESTAMP_NS -> Kind.TIMESTAMP_NS;
           case TIMESTAMPTZ -> Kind.TIMESTAMPTZ;
           case UUID -> Kind.UUID;
+          case STRUCT -> Kind.STRUCT;
+          case LIST -> Kind.LIST;
+          case MAP -> Kind.MAP;
           default -> throw refused(column);
         };
-    return new InlineColumnType(kind, type.precision(), type.scale());
+    return new InlineColumnType(kind, type.precision(), type.scale(), List.of());
   }
 
   private static InvalidArgumentException refused(ColumnValue column) {
@@ -98,7 +169,8 @@ record InlineColumnType(Kind kind, int precision, int scale) {
             + column.getColumnType()
             + ", which cannot be inlined (inlinable types: boolean, signed and unsigned integers"
             + " of 8 to 64 bits, float32, float64, varchar, blob, decimal, date, time, timestamp,"
-            + " timestamp_s, timestamp_ms, timestamp_ns, timestamptz, uuid)");
+            + " timestamp_s, timestamp_ms, timestamp_ns, timestamptz, uuid, and a struct, list"
+            + " or map of flat members)");
   }
 
   /** The Arrow type of the column's field in an inline chunk. */
@@ -125,6 +197,9 @@ record InlineColumnType(Kind kind, int precision, int scale) {
       case TIMESTAMP -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
       case TIMESTAMP_NS -> new ArrowType.Timestamp(TimeUnit.NANOSECOND, null);
       case TIMESTAMPTZ -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, UTC);
+      case STRUCT -> ArrowType.Struct.INSTANCE;
+      case LIST -> ArrowType.List.INSTANCE;
+      case MAP -> new ArrowType.Map(false);
     };
   }
 

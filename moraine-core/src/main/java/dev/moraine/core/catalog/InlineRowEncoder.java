@@ -39,6 +39,10 @@ import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.MapVector;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -62,19 +66,12 @@ final class InlineRowEncoder {
    */
   record Encoded(byte[] schema, byte[] body) {}
 
-  /** The schema record and chunk body of checked rows. */
-  static Encoded encode(List<ColumnValue> columns, List<List<Object>> rows) {
+  /** The schema record and chunk body of checked rows; {@code types} as the columns'. */
+  static Encoded encode(
+      List<ColumnValue> columns, List<InlineColumnType> types, List<List<Object>> rows) {
     List<Field> fields = new ArrayList<>();
-    for (ColumnValue c : columns) {
-      fields.add(
-          new Field(
-              c.getColumnName(),
-              new FieldType(
-                  c.getNullsAllowed(),
-                  InlineColumnType.of(c).arrow(),
-                  null,
-                  Map.of("PARQUET:field_id", Long.toUnsignedString(c.getColumnId()))),
-              null));
+    for (int c = 0; c < columns.size(); c++) {
+      fields.add(field(columns.get(c), types.get(c)));
     }
     Schema schema = new Schema(fields);
     try (BufferAllocator allocator = new RootAllocator();
@@ -92,7 +89,95 @@ final class InlineRowEncoder {
     }
   }
 
+  /** A column's field: its name, nullability, Arrow type, id, and a struct's member fields. */
+  private static Field field(ColumnValue c, InlineColumnType type) {
+    if (type.kind() == InlineColumnType.Kind.MAP) {
+      Field key = field(type.members().get(0).column(), type.members().get(0).type());
+      Field value = field(type.members().get(1).column(), type.members().get(1).type());
+      Field entries =
+          new Field(
+              "entries",
+              FieldType.notNullable(ArrowType.Struct.INSTANCE),
+              List.of(
+                  new Field(
+                      "key",
+                      new FieldType(false, key.getType(), null, key.getFieldType().getMetadata()),
+                      null),
+                  new Field("value", value.getFieldType(), null)));
+      return new Field(c.getColumnName(), fieldType(c, type), List.of(entries));
+    }
+    List<Field> children = null;
+    if (!type.members().isEmpty()) {
+      children = new ArrayList<>();
+      for (InlineColumnType.Member m : type.members()) {
+        Field child = field(m.column(), m.type());
+        if (type.kind() == InlineColumnType.Kind.LIST) {
+          // DuckDB's Arrow export names a list's child "l"; the element column's id stays.
+          child = new Field("l", child.getFieldType(), child.getChildren());
+        }
+        children.add(child);
+      }
+    }
+    return new Field(c.getColumnName(), fieldType(c, type), children);
+  }
+
+  /** A column's field type: its nullability, Arrow type, and its id as {@code PARQUET:field_id}. */
+  private static FieldType fieldType(ColumnValue c, InlineColumnType type) {
+    return new FieldType(
+        c.getNullsAllowed(),
+        type.arrow(),
+        null,
+        Map.of("PARQUET:field_id", Long.toUnsignedString(c.getColumnId())));
+  }
+
   private static void set(FieldVector vector, int r, Object v) {
+    if (vector instanceof MapVector map) {
+      if (v == null) {
+        map.setNull(r);
+        return;
+      }
+      // Rows are written in order, so each map's entries follow the previous row's.
+      StructVector entries = (StructVector) map.getDataVector();
+      FieldVector keys = entries.getChild("key");
+      FieldVector values = entries.getChild("value");
+      int i = map.startNewValue(r);
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+        entries.setIndexDefined(i);
+        set(keys, i, e.getKey());
+        set(values, i, e.getValue());
+        i++;
+      }
+      map.endValue(r, ((Map<?, ?>) v).size());
+      return;
+    }
+    if (vector instanceof ListVector list) {
+      if (v == null) {
+        list.setNull(r);
+        return;
+      }
+      // Rows are written in order, so each list's elements follow the previous row's.
+      List<?> elements = (List<?>) v;
+      int start = list.startNewValue(r);
+      FieldVector data = list.getDataVector();
+      for (int i = 0; i < elements.size(); i++) {
+        set(data, start + i, elements.get(i));
+      }
+      list.endValue(r, elements.size());
+      return;
+    }
+    if (vector instanceof StructVector struct) {
+      // A null struct still takes a slot in every member vector: its members are null there.
+      Map<?, ?> members = (Map<?, ?>) v;
+      if (v == null) {
+        struct.setNull(r);
+      } else {
+        struct.setIndexDefined(r);
+      }
+      for (FieldVector child : struct.getChildrenFromFields()) {
+        set(child, r, members == null ? null : members.get(child.getName()));
+      }
+      return;
+    }
     if (v == null) {
       vector.setNull(r);
       return;
@@ -159,8 +244,11 @@ final class InlineRowEncoder {
    * writes them ({@link InlineStatText}).
    */
   static TableColumnStatsValue mergeStats(
-      long tableId, ColumnValue column, List<Object> values, TableColumnStatsValue before) {
-    InlineColumnType type = InlineColumnType.of(column);
+      long tableId,
+      ColumnValue column,
+      InlineColumnType type,
+      List<Object> values,
+      TableColumnStatsValue before) {
     TableColumnStatsValue.Builder b =
         before != null
             ? before.toBuilder()

@@ -16,8 +16,10 @@ import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvReadView;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -26,7 +28,11 @@ import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.MapVector;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.Text;
@@ -126,8 +132,7 @@ final class InlineRowsReader {
           for (int k = 0; k < root.getRowCount(); k++) {
             List<Object> cells = new ArrayList<>(names.size());
             for (FieldVector vector : root.getFieldVectors()) {
-              Object cell = vector.getObject(k);
-              cells.add(cell instanceof Text t ? t.toString() : cell);
+              cells.add(cell(vector, k));
             }
             sink.accept(
                 new InlinedRows.Row(
@@ -186,6 +191,49 @@ final class InlineRowsReader {
   }
 
   /** The Arrow schema of one (table, schema version), following one reference hop (format 7). */
+  /**
+   * The cell of row {@code k} as Arrow Java hands it out, with text as a {@code String}; a struct
+   * as a map from member name to such a cell, every member present in field order (Arrow Java's own
+   * map leaves out a null member).
+   */
+  private static Object cell(ValueVector vector, int k) {
+    if (vector instanceof MapVector map) {
+      if (map.isNull(k)) {
+        return null;
+      }
+      StructVector entries = (StructVector) map.getDataVector();
+      Map<Object, Object> out = new LinkedHashMap<>();
+      for (int i = map.getElementStartIndex(k); i < map.getElementEndIndex(k); i++) {
+        out.put(cell(entries.getChild("key"), i), cell(entries.getChild("value"), i));
+      }
+      return Collections.unmodifiableMap(out);
+    }
+    if (vector instanceof ListVector list) {
+      if (list.isNull(k)) {
+        return null;
+      }
+      int start = list.getElementStartIndex(k);
+      int end = list.getElementEndIndex(k);
+      List<Object> elements = new ArrayList<>(end - start);
+      for (int i = start; i < end; i++) {
+        elements.add(cell(list.getDataVector(), i));
+      }
+      return Collections.unmodifiableList(elements);
+    }
+    if (vector instanceof StructVector struct) {
+      if (struct.isNull(k)) {
+        return null;
+      }
+      Map<String, Object> members = new LinkedHashMap<>();
+      for (FieldVector child : struct.getChildrenFromFields()) {
+        members.put(child.getName(), cell(child, k));
+      }
+      return Collections.unmodifiableMap(members);
+    }
+    Object cell = vector.getObject(k);
+    return cell instanceof Text t ? t.toString() : cell;
+  }
+
   private static Schema schema(KvReadView view, long tableId, long version, String chunkKey) {
     InlineSchemaValue value = schemaRecord(view, tableId, version, chunkKey);
     if (value.hasSameAsVersion()) {

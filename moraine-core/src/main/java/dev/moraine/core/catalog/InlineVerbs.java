@@ -85,6 +85,7 @@ final class InlineVerbs {
   private record Chunk(
       long tableId,
       List<ColumnValue> columns,
+      List<InlineColumnType> types,
       List<List<Object>> rows,
       long version,
       InlineRowEncoder.Encoded encoded,
@@ -97,12 +98,17 @@ final class InlineVerbs {
    *     version records another inline schema
    */
   private Chunk prepare(long tableId, List<List<Object>> rows) {
-    List<ColumnValue> columns = userColumns(tableId);
-    List<List<Object>> checked = InlineValues.check(columns, rows);
+    List<ColumnValue> all = s.columnRecords(tableId);
+    List<ColumnValue> columns = userColumns(all);
+    List<InlineColumnType> types = new ArrayList<>(columns.size());
+    for (ColumnValue c : columns) {
+      types.add(InlineColumnType.of(c, all));
+    }
+    List<List<Object>> checked = InlineValues.check(columns, types, rows);
     long version = currentSchemaVersion(tableId);
-    InlineRowEncoder.Encoded encoded = InlineRowEncoder.encode(columns, checked);
+    InlineRowEncoder.Encoded encoded = InlineRowEncoder.encode(columns, types, checked);
     boolean schemaRecorded = schemaAlreadyRecorded(tableId, version, encoded.schema());
-    return new Chunk(tableId, columns, checked, version, encoded, schemaRecorded);
+    return new Chunk(tableId, columns, types, checked, version, encoded, schemaRecorded);
   }
 
   /**
@@ -117,18 +123,15 @@ final class InlineVerbs {
     // into the columns that have statistics and leaves a column without (one added after rows
     // were written) without; a table with none yet gets them for every column.
     boolean statsStarted = !s.tableColumnStatsRecords(tableId).isEmpty();
-    for (int c = 0; c < chunk.columns.size(); c++) {
-      ColumnValue column = chunk.columns.get(c);
+    for (InlineLeaves.Leaf leaf : InlineLeaves.of(chunk.columns, chunk.types, chunk.rows)) {
+      ColumnValue column = leaf.column();
       EntityKey key = new EntityKey.TableColumnStats(tableId, column.getColumnId());
       TableColumnStatsValue before = s.staged.get(key, TableColumnStatsValue.class).orElse(null);
       if (statsStarted && before == null) {
         continue;
       }
-      List<Object> values = new ArrayList<>(chunk.rows.size());
-      for (List<Object> row : chunk.rows) {
-        values.add(row.get(c));
-      }
-      s.staged.put(key, InlineRowEncoder.mergeStats(tableId, column, values, before));
+      s.staged.put(
+          key, InlineRowEncoder.mergeStats(tableId, column, leaf.type(), leaf.values(), before));
     }
     long version = chunk.version;
     if (!chunk.schemaRecorded) {
@@ -237,10 +240,13 @@ final class InlineVerbs {
     }
   }
 
-  /** The table's top-level live columns in table order: the fields of its inline chunks. */
-  private List<ColumnValue> userColumns(long tableId) {
+  /**
+   * The top-level columns among a table's live ones ({@code all}) in table order: the fields of its
+   * inline chunks.
+   */
+  private static List<ColumnValue> userColumns(List<ColumnValue> all) {
     List<ColumnValue> columns = new ArrayList<>();
-    for (ColumnValue c : s.columnRecords(tableId)) {
+    for (ColumnValue c : all) {
       if (!c.hasParentColumn()) {
         columns.add(c);
       }

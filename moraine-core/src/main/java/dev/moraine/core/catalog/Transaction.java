@@ -677,21 +677,29 @@ public final class Transaction {
    * and timestamp_ns (of whole microseconds, seconds, milliseconds or nanoseconds), an {@code
    * Instant} of whole microseconds for timestamptz, a {@code UUID} for uuid. Dates and timestamps
    * must lie in the years 1 to 9999 (UTC for an instant), a timestamp_ns between 1677-09-21 and
-   * 2262-04-11 short of its greatest nanosecond count (DuckDB's infinity). Nested columns cannot be
-   * inlined yet. Read back, {@link dev.moraine.core.catalog.model.InlinedRows.Row#typedValues()}
-   * gives equal values (integers below uint64 as {@code Long}, a decimal at the column's scale).
-   * The table's record count and next row id grow by the row count, its column statistics take in
-   * the values, and the commit records {@code inlined_insert:<table>} and advances {@code
-   * next_file_id} once per table, as stock DuckLake does. A concurrent insert into the same table
-   * is a benign race: the re-run takes the next free row ids.
+   * 2262-04-11 short of its greatest nanosecond count (DuckDB's infinity). A struct takes a {@code
+   * Map<String, Object>} from member name (spelled exactly) to a value of the member's type, a
+   * member left out being null; a list a {@code List<Object>} of values of the element's type, no
+   * NaN among them; a map a {@code Map<?, ?>} of keys and values of the key's and value's types (no
+   * null key, no NaN), kept in its iteration order. A struct's members, a list's element and a
+   * map's key and value must be of the flat types above other than uuid; nested types inside nested
+   * types cannot be inlined yet. Read back, {@link
+   * dev.moraine.core.catalog.model.InlinedRows.Row#typedValues()} gives equal values (integers
+   * below uint64 as {@code Long}, a decimal at the column's scale, a struct as an unmodifiable map
+   * holding every member in column order, a list as an unmodifiable list, a map as an unmodifiable
+   * map in entry order). The table's record count and next row id grow by the row count, its column
+   * statistics take in the values, and the commit records {@code inlined_insert:<table>} and
+   * advances {@code next_file_id} once per table, as stock DuckLake does. A concurrent insert into
+   * the same table is a benign race: the re-run takes the next free row ids.
    *
    * @return the row id of the first row
    * @throws NotFoundException if the table is not live; nothing staged
    * @throws InvalidArgumentException if there are no rows, a row has the wrong number of values, a
    *     value does not fit its column's type (wrong Java type, out of range, or finer than the
-   *     type's precision), a NOT NULL column gets a null, a column's type cannot be inlined (only
-   *     the types above can), the table's schema version already records a different inline schema,
-   *     or this commit flushes the table; nothing staged
+   *     type's precision; a struct naming a member it lacks; a NaN list element; a null map key or
+   *     a NaN map key or value), a NOT NULL column gets a null, a column's type cannot be inlined
+   *     (only the types above can), the table's schema version already records a different inline
+   *     schema, or this commit flushes the table; nothing staged
    * @throws CorruptionException if the table has no statistics or schema-version record; nothing
    *     staged
    */

@@ -23,6 +23,7 @@ import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -264,6 +265,151 @@ class InlinedDataDifferentialTest {
             List.of("UPDATE t SET b = 'uf' WHERE a = 110"),
             tx -> tx.updateRowInline(1, 13, row(110, "uf", null))));
     s.addAll(typeSteps());
+    s.addAll(structSteps());
+    s.addAll(listSteps());
+    s.addAll(mapSteps());
+    return s;
+  }
+
+  /**
+   * Table mt with a map column: a map with a null value, a null map and an empty map inlined in the
+   * transaction creating it, then one more row. The statistics land on the key and value only.
+   */
+  private static List<SqlStep> mapSteps() {
+    List<SqlStep> s = new ArrayList<>();
+    long[] mt = new long[1];
+    Map<Object, Object> kj = new LinkedHashMap<>();
+    kj.put("k", 5);
+    kj.put("j", null);
+    s.add(
+        step(
+            "create a table with a map column, inlining map rows",
+            List.of(
+                "BEGIN",
+                "CREATE TABLE mt (id INTEGER, m MAP(VARCHAR, INTEGER))",
+                "INSERT INTO mt VALUES (1, MAP {'k': 5, 'j': NULL}), (2, NULL), (3, MAP {})",
+                "COMMIT"),
+            tx -> {
+              mt[0] =
+                  tx.createTable(
+                      0,
+                      "mt",
+                      List.of(
+                          ColumnDef.of("id", "int32"),
+                          ColumnDef.nested(
+                              "m",
+                              "map",
+                              ColumnDef.of("key", "varchar"),
+                              ColumnDef.of("value", "int32"))));
+              tx.insertInlined(mt[0], List.of(row(1, kj), row(2, null), row(3, Map.of())));
+            }));
+    s.add(
+        step(
+            "inline another map row",
+            List.of("INSERT INTO mt VALUES (4, MAP {'a': -1})"),
+            tx -> tx.insertInlined(mt[0], List.of(row(4, Map.of("a", -1))))));
+    return s;
+  }
+
+  /** Table lt's id on our side, taken when the step creating it runs. */
+  private static long ltId;
+
+  /**
+   * Table lt with two list columns: lists, a null list, empty lists and a null element inlined in
+   * the transaction creating it, then one more row. The statistics land on the elements only.
+   */
+  private static List<SqlStep> listSteps() {
+    List<SqlStep> s = new ArrayList<>();
+    s.add(
+        step(
+            "create a table with list columns, inlining list rows",
+            List.of(
+                "BEGIN",
+                "CREATE TABLE lt (id INTEGER, li INTEGER[], ls VARCHAR[])",
+                "INSERT INTO lt VALUES (1, [3, -2, 9], ['b', 'a']), (2, NULL, []),"
+                    + " (3, [], NULL)",
+                "COMMIT"),
+            tx -> {
+              ltId =
+                  tx.createTable(
+                      0,
+                      "lt",
+                      List.of(
+                          ColumnDef.of("id", "int32"),
+                          ColumnDef.nested("li", "list", ColumnDef.of("element", "int32")),
+                          ColumnDef.nested("ls", "list", ColumnDef.of("element", "varchar"))));
+              tx.insertInlined(
+                  ltId,
+                  List.of(
+                      row(1, List.of(3, -2, 9), List.of("b", "a")),
+                      row(2, null, List.of()),
+                      row(3, List.of(), null)));
+            }));
+    s.add(
+        step(
+            "inline a list row with a null element",
+            List.of("INSERT INTO lt VALUES (4, [NULL, 100], ['c'])"),
+            tx -> tx.insertInlined(ltId, List.of(row(4, Arrays.asList(null, 100), List.of("c"))))));
+    return s;
+  }
+
+  /** Table st's id on our side, taken when the step creating it runs. */
+  private static long stId;
+
+  /** A struct value as our verb takes it, members in the order given. */
+  private static Map<String, Object> struct(Object a, Object b) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("a", a);
+    out.put("b", b);
+    return out;
+  }
+
+  /**
+   * Table st with a struct column: rows with a struct, a null struct and null members inlined in
+   * the transaction creating it, then one more row, then an inline delete. The statistics land on
+   * the members only.
+   */
+  private static List<SqlStep> structSteps() {
+    List<SqlStep> s = new ArrayList<>();
+    s.add(
+        step(
+            "create a table with a struct column, inlining struct rows",
+            List.of(
+                "BEGIN",
+                "CREATE TABLE st (id INTEGER, s STRUCT(a INTEGER, b VARCHAR))",
+                "INSERT INTO st VALUES (1, {'a': -3, 'b': 'x'}), (2, NULL),"
+                    + " (3, {'a': NULL, 'b': 'y'}), (4, {'a': 7, 'b': NULL})",
+                "COMMIT"),
+            tx -> {
+              stId =
+                  tx.createTable(
+                      0,
+                      "st",
+                      List.of(
+                          ColumnDef.of("id", "int32"),
+                          ColumnDef.nested(
+                              "s",
+                              "struct",
+                              ColumnDef.of("a", "int32"),
+                              ColumnDef.of("b", "varchar"))));
+              tx.insertInlined(
+                  stId,
+                  List.of(
+                      row(1, struct(-3, "x")),
+                      row(2, null),
+                      row(3, struct(null, "y")),
+                      row(4, Map.of("a", 7))));
+            }));
+    s.add(
+        step(
+            "inline another struct row",
+            List.of("INSERT INTO st VALUES (5, {'a': 100, 'b': 'a'})"),
+            tx -> tx.insertInlined(stId, List.of(row(5, struct(100, "a"))))));
+    s.add(
+        step(
+            "delete an inlined struct row",
+            List.of("DELETE FROM st WHERE id = 3"),
+            tx -> tx.deleteRowInline(stId, 2)));
     return s;
   }
 

@@ -11,6 +11,7 @@ import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +25,8 @@ import java.util.TreeMap;
  * sorted lists. Values compare in one form per kind, whichever side they come from (DuckDB's JDBC
  * objects, or Arrow Java's cells of our chunks): a decimal as its plain text, a date as its day
  * number, a time as microseconds since midnight, a timestamp without zone as its local date-time,
- * one with a zone as microseconds since the epoch, a blob as hex, other numbers as integers, and
+ * one with a zone as microseconds since the epoch, a blob as hex, other numbers as integers, a
+ * struct as its members in field order and a list as its elements, each in its own form, and
  * anything else as its text; nothing is masked.
  */
 final class InlinedRowComparison {
@@ -112,6 +114,30 @@ final class InlinedRowComparison {
     }
     if (v instanceof Number n) {
       return n.longValue();
+    }
+    if (v instanceof java.sql.Struct struct) {
+      try {
+        return canonical(((org.duckdb.DuckDBStruct) struct).getMap());
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    if (v instanceof java.sql.Array array) {
+      try {
+        return canonical(Arrays.asList((Object[]) array.getArray()));
+      } catch (SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    if (v instanceof List<?> elements) {
+      List<Object> out = new ArrayList<>();
+      elements.forEach(e -> out.add(canonical(e)));
+      return out;
+    }
+    if (v instanceof Map<?, ?> members) {
+      Map<Object, Object> out = new LinkedHashMap<>();
+      members.forEach((k, m) -> out.put(k, canonical(m)));
+      return out;
     }
     return v == null ? null : v.toString();
   }

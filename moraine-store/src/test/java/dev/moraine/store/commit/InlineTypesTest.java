@@ -280,7 +280,13 @@ class InlineTypesTest {
       lake.catalog.commit(
           tx ->
               tx.createTable(
-                  0, "n", List.of(ColumnDef.nested("s", "struct", ColumnDef.of("a", "int32")))));
+                  0,
+                  "n",
+                  List.of(
+                      ColumnDef.nested(
+                          "l",
+                          "list",
+                          ColumnDef.nested("element", "list", ColumnDef.of("element", "int32"))))));
       long head = lake.catalog.snapshot().snapshotId();
       List<Object> good = rowsToInsert().get(0);
       Object[][] cases = {

@@ -23,6 +23,7 @@ import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -289,6 +290,119 @@ class JavaInlinedWritesRustReadsTest {
                 + "1704067201123456789,\"0193a1b2-0000-7000-8000-000000000001\",\"aa00\"]",
             "2 [\"7.00\",null,null,null,null,null,null,null,null,null,\"01\"]"),
         rustRows(oracle.dumpAt(lake, 4)));
+  }
+
+  /**
+   * Struct rows (a struct, a null struct, null members, an update) read by the crate's Arrow reader
+   * as by ours: each struct an object from member name to member value.
+   */
+  @Test
+  void structRows_readTheSameInTheCrate() throws Exception {
+    Path lake = temp.resolve("struct");
+    try (KvStore store = Lakes.provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      long[] t = new long[1];
+      catalog.commit(
+          tx -> {
+            t[0] =
+                tx.createTable(
+                    0,
+                    "st",
+                    List.of(
+                        ColumnDef.of("id", "int64"),
+                        ColumnDef.nested(
+                            "s",
+                            "struct",
+                            ColumnDef.of("a", "int32"),
+                            ColumnDef.of("b", "varchar"),
+                            ColumnDef.of("d", "decimal(9,2)"))));
+            tx.insertInlined(
+                t[0],
+                List.of(
+                    row(1L, Map.of("a", -3, "b", "x", "d", new BigDecimal("1.50"))),
+                    row(2L, null),
+                    row(3L, Map.of("b", "y"))));
+          });
+      catalog.commit(tx -> tx.updateRowInline(t[0], 1, row(2L, Map.of("a", 5))));
+    }
+    assertSameAtEverySnapshot(lake, 2);
+    assertEquals(
+        List.of(
+            "0 [1,{\"a\":-3,\"b\":\"x\",\"d\":\"1.50\"}]",
+            "1 [2,{\"a\":5,\"b\":null,\"d\":null}]",
+            "2 [3,{\"a\":null,\"b\":\"y\",\"d\":null}]"),
+        rustRows(oracle.dumpAt(lake, 2)).stream().sorted().toList());
+    assertEquals("1 [2,null]", rustRows(oracle.dumpAt(lake, 1)).get(1));
+  }
+
+  /**
+   * List rows (a list, a null list, an empty list, a null element) read by the crate's Arrow reader
+   * as by ours: each list an array of its elements.
+   */
+  @Test
+  void listRows_readTheSameInTheCrate() throws Exception {
+    Path lake = temp.resolve("list");
+    try (KvStore store = Lakes.provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      long[] t = new long[1];
+      catalog.commit(
+          tx -> {
+            t[0] =
+                tx.createTable(
+                    0,
+                    "li",
+                    List.of(
+                        ColumnDef.nested("li", "list", ColumnDef.of("element", "int32")),
+                        ColumnDef.nested("ls", "list", ColumnDef.of("element", "varchar"))));
+            tx.insertInlined(
+                t[0],
+                List.of(
+                    row(List.of(3, -2, 9), List.of("b", "a")),
+                    row(null, List.of()),
+                    row(Arrays.asList(null, 5), null)));
+          });
+      catalog.commit(tx -> tx.insertInlined(t[0], List.of(row(List.of(), List.of("z")))));
+    }
+    assertSameAtEverySnapshot(lake, 2);
+    assertEquals(
+        List.of("0 [[3,-2,9],[\"b\",\"a\"]]", "1 [null,[]]", "2 [[null,5],null]", "3 [[],[\"z\"]]"),
+        rustRows(oracle.dumpAt(lake, 2)));
+  }
+
+  /**
+   * Map rows (a map, a null map, an empty map, a null value) read by the crate's Arrow reader as by
+   * ours: each map an array of its entries as key-value objects, in entry order.
+   */
+  @Test
+  void mapRows_readTheSameInTheCrate() throws Exception {
+    Path lake = temp.resolve("map");
+    try (KvStore store = Lakes.provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      Map<Object, Object> kj = new java.util.LinkedHashMap<>();
+      kj.put("k", 5);
+      kj.put("j", null);
+      catalog.commit(
+          tx -> {
+            long t =
+                tx.createTable(
+                    0,
+                    "mt",
+                    List.of(
+                        ColumnDef.nested(
+                            "m",
+                            "map",
+                            ColumnDef.of("key", "varchar"),
+                            ColumnDef.of("value", "int32"))));
+            tx.insertInlined(t, List.of(row(kj), row((Object) null), row(Map.of())));
+          });
+    }
+    assertSameAtEverySnapshot(lake, 1);
+    assertEquals(
+        List.of(
+            "0 [[{\"key\":\"k\",\"value\":5},{\"key\":\"j\",\"value\":null}]]",
+            "1 [null]",
+            "2 [[]]"),
+        rustRows(oracle.dumpAt(lake, 1)));
   }
 
   /** The inlined rows of the last snapshot of a dump, as "rowId values". */

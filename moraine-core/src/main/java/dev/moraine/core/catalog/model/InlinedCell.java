@@ -5,6 +5,11 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -15,7 +20,8 @@ import org.apache.arrow.vector.types.pojo.Field;
  * One inlined cell as the Java value the inline insert verb takes for its column (RFC 0003 §3.3),
  * from the cell as Arrow Java hands it out. The Arrow type decides, except that a {@code uuid} and
  * a {@code varchar} share the Arrow type {@code Utf8}: the column's DuckLake type tells them apart.
- * Stateless.
+ * A struct becomes a map from member name to member value, every member present, in field order; a
+ * list a list of its elements' values. Stateless.
  */
 final class InlinedCell {
   private InlinedCell() {}
@@ -57,8 +63,44 @@ final class InlinedCell {
     if (type instanceof ArrowType.Timestamp timestamp) {
       return timestamp(timestamp, raw);
     }
+    if (type instanceof ArrowType.Struct && raw instanceof Map<?, ?> members) {
+      return struct(field, members);
+    }
+    if (type instanceof ArrowType.Map
+        && field.getChildren().size() == 1
+        && field.getChildren().get(0).getChildren().size() == 2
+        && raw instanceof Map<?, ?> entries) {
+      Field key = field.getChildren().get(0).getChildren().get(0);
+      Field value = field.getChildren().get(0).getChildren().get(1);
+      Map<Object, Object> out = new LinkedHashMap<>();
+      entries.forEach((k, v) -> out.put(typed(key, null, k), typed(value, null, v)));
+      return Collections.unmodifiableMap(out);
+    }
+    if (type instanceof ArrowType.List
+        && field.getChildren().size() == 1
+        && raw instanceof List<?> elements) {
+      Field child = field.getChildren().get(0);
+      List<Object> out = new ArrayList<>(elements.size());
+      for (Object e : elements) {
+        out.add(typed(child, null, e));
+      }
+      return Collections.unmodifiableList(out);
+    }
     throw new IllegalStateException(
         "inlined column '" + field.getName() + "' has Arrow type " + type + ", not an inline one");
+  }
+
+  /**
+   * A struct as the verb takes it: a map from member name to typed value holding every member in
+   * field order. Arrow Java's map leaves out a null member; it comes back as null. A member is
+   * never a {@code uuid} (the verb does not inline one), so its own type is not needed.
+   */
+  private static Map<String, Object> struct(Field field, Map<?, ?> members) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Field child : field.getChildren()) {
+      out.put(child.getName(), typed(child, null, members.get(child.getName())));
+    }
+    return Collections.unmodifiableMap(out);
   }
 
   /**

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.apache.arrow.vector.types.IntervalUnit;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -83,9 +84,9 @@ class InlinedCellTest {
 
   @Test
   void aFieldOfANonInlineType_isRefused() {
-    Field list = field("l", new ArrowType.List(), 1);
+    Field interval = field("i", new ArrowType.Interval(IntervalUnit.DAY_TIME), 1);
     InlinedRows.Row row =
-        new InlinedRows.Row(0, 1, 1, List.of("l"), List.of(list), List.of(List.of()));
+        new InlinedRows.Row(0, 1, 1, List.of("i"), List.of(interval), List.of(List.of()));
     IllegalStateException e = assertThrows(IllegalStateException.class, row::typedValues);
     assertTrue(e.getMessage().contains("not an inline one"), e.getMessage());
   }
