@@ -1,12 +1,12 @@
 package dev.moraine.store.commit;
 
+import static dev.moraine.store.commit.InlineColumnFacts.row;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.CatalogSnapshot;
-import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.ColumnInfo;
 import dev.moraine.core.catalog.model.InlinedRows;
@@ -33,10 +33,6 @@ class InlineListTest {
           ColumnDef.of("id", "int64"),
           ColumnDef.nested("li", "list", ColumnDef.of("element", "int32")),
           ColumnDef.nested("ls", "list", ColumnDef.of("element", "varchar")));
-
-  private static List<Object> row(Object... values) {
-    return new ArrayList<>(Arrays.asList(values));
-  }
 
   private static List<Object> list(Object... values) {
     return new ArrayList<>(Arrays.asList(values));
@@ -136,13 +132,9 @@ class InlineListTest {
         {2L, row(list(1.5, Double.NaN)), "NaN element of list column 'lf'", "a NaN element"},
       };
       for (Object[] c : cases) {
-        long table = (Long) c[0];
         @SuppressWarnings("unchecked")
         List<Object> bad = (List<Object>) c[1];
-        InvalidArgumentException e =
-            lake.refused(
-                InvalidArgumentException.class, tx -> tx.insertInlined(table, List.of(bad)));
-        assertTrue(e.getMessage().contains((String) c[2]), c[3] + ": " + e.getMessage());
+        InlineColumnFacts.assertInsertRefused(lake, (Long) c[0], bad, (String) c[2], c[3]);
       }
       assertEquals(head, lake.catalog.snapshot().snapshotId(), "no refusal minted a snapshot");
       assertTrue(lake.catalog.snapshot().inlinedRows(1).rows().isEmpty());

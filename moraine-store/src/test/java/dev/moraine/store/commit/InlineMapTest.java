@@ -1,16 +1,14 @@
 package dev.moraine.store.commit;
 
+import static dev.moraine.store.commit.InlineColumnFacts.row;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.CatalogSnapshot;
-import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.InlinedRows;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,10 +31,6 @@ class InlineMapTest {
           ColumnDef.of("id", "int64"),
           ColumnDef.nested(
               "m", "map", ColumnDef.of("key", "varchar"), ColumnDef.of("value", "int32")));
-
-  private static List<Object> row(Object... values) {
-    return new ArrayList<>(Arrays.asList(values));
-  }
 
   /** An insertion-ordered map of the given keys and values; null values allowed. */
   private static Map<Object, Object> map(Object... keyValue) {
@@ -131,13 +125,9 @@ class InlineMapTest {
         {2L, row(map(1, Double.NaN)), "NaN value", "a NaN value"},
       };
       for (Object[] c : cases) {
-        long table = (Long) c[0];
         @SuppressWarnings("unchecked")
         List<Object> bad = (List<Object>) c[1];
-        InvalidArgumentException e =
-            lake.refused(
-                InvalidArgumentException.class, tx -> tx.insertInlined(table, List.of(bad)));
-        assertTrue(e.getMessage().contains((String) c[2]), c[3] + ": " + e.getMessage());
+        InlineColumnFacts.assertInsertRefused(lake, (Long) c[0], bad, (String) c[2], c[3]);
       }
       assertEquals(head, lake.catalog.snapshot().snapshotId(), "no refusal minted a snapshot");
       assertTrue(lake.catalog.snapshot().inlinedRows(1).rows().isEmpty());

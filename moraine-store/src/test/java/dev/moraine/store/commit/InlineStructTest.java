@@ -1,5 +1,6 @@
 package dev.moraine.store.commit;
 
+import static dev.moraine.store.commit.InlineColumnFacts.row;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,8 +9,6 @@ import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.InlinedRows;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,10 +32,6 @@ class InlineStructTest {
           ColumnDef.of("id", "int64"),
           ColumnDef.nested(
               "s", "struct", ColumnDef.of("a", "int32"), ColumnDef.of("b", "varchar")));
-
-  private static List<Object> row(Object... values) {
-    return new ArrayList<>(Arrays.asList(values));
-  }
 
   /** A struct value with members in the given order; null values allowed. */
   private static Map<String, Object> struct(Object... nameValue) {
@@ -139,10 +134,7 @@ class InlineStructTest {
         {struct("b", 5), "does not fit column 'b'", "an Integer for a varchar member"},
       };
       for (Object[] c : cases) {
-        InvalidArgumentException e =
-            lake.refused(
-                InvalidArgumentException.class, tx -> tx.insertInlined(1, List.of(row(1L, c[0]))));
-        assertTrue(e.getMessage().contains((String) c[1]), c[2] + ": " + e.getMessage());
+        InlineColumnFacts.assertInsertRefused(lake, 1, row(1L, c[0]), (String) c[1], c[2]);
       }
       assertEquals(head, lake.catalog.snapshot().snapshotId(), "no refusal minted a snapshot");
       assertTrue(lake.catalog.snapshot().inlinedRows(1).rows().isEmpty());

@@ -1,5 +1,6 @@
 package dev.moraine.store.commit;
 
+import static dev.moraine.store.commit.InlineColumnFacts.row;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,7 +16,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.apache.arrow.vector.types.DateUnit;
@@ -46,10 +46,6 @@ class InlineTypesTest {
           ColumnDef.of("ts_ns", "timestamp_ns"),
           ColumnDef.of("u", "uuid"),
           ColumnDef.of("bl", "blob"));
-
-  private static List<Object> row(Object... values) {
-    return new ArrayList<>(Arrays.asList(values));
-  }
 
   private static byte[] bytes(int... values) {
     byte[] out = new byte[values.length];
@@ -317,9 +313,7 @@ class InlineTypesTest {
       for (Object[] c : cases) {
         List<Object> bad = new ArrayList<>(good);
         bad.set((Integer) c[0], c[1]);
-        InvalidArgumentException e =
-            lake.refused(InvalidArgumentException.class, tx -> tx.insertInlined(1, List.of(bad)));
-        assertTrue(e.getMessage().contains("does not fit column"), c[2] + ": " + e.getMessage());
+        InlineColumnFacts.assertInsertRefused(lake, 1, bad, "does not fit column", c[2]);
       }
       InvalidArgumentException nested =
           lake.refused(
