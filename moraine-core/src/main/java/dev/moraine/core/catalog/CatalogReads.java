@@ -187,9 +187,7 @@ final class CatalogReads {
     if (!state.inlined().isEmpty()) {
       // Inline writes are not among the entity records: as in carried, the tables whose inlined
       // rows this commit changed lose their files and rows, to be loaded afresh at the new head.
-      List<Long> tables = inlineTables(landing.record().getChangesMade());
-      state =
-          state.withoutTableFiles(tables != null ? tables : List.copyOf(state.inlined().keySet()));
+      state = state.withoutTableFiles(inlineTables(staged.changes()));
     }
     install(new CatalogSnapshot(this, landing.record(), toHead(staged.newHead()), state));
   }
@@ -294,12 +292,15 @@ final class CatalogReads {
    * the text cannot be read (the caller then treats every table as changed).
    */
   private static List<Long> inlineTables(String changesMade) {
-    ChangeSet changes;
     try {
-      changes = ChangesMade.parse(changesMade);
+      return inlineTables(ChangesMade.parse(changesMade));
     } catch (ChangesMadeParseException e) {
       return null;
     }
+  }
+
+  /** The tables whose inlined rows a commit with these changes changed. */
+  private static List<Long> inlineTables(ChangeSet changes) {
     List<Long> tables = new ArrayList<>();
     for (ChangeKind kind : INLINE_CHANGES) {
       for (ChangeEntry entry : changes.ofKind(kind)) {
