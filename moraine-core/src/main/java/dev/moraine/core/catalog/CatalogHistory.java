@@ -16,6 +16,7 @@ import dev.moraine.core.catalog.model.TableInfo;
 import dev.moraine.core.catalog.model.TagEntry;
 import dev.moraine.core.catalog.model.Versioned;
 import dev.moraine.core.catalog.model.ViewInfo;
+import dev.moraine.core.inline.InlineRowsReader;
 import dev.moraine.core.keyspace.key.CurrentKey;
 import dev.moraine.core.keyspace.key.EntityKind;
 import dev.moraine.core.keyspace.key.HistoryKey;
@@ -41,6 +42,9 @@ import dev.moraine.core.keyspace.value.ValueCodec;
 import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvReadView;
+import dev.moraine.core.view.Records;
+import dev.moraine.core.view.SnapshotView;
+import dev.moraine.core.view.Visibility;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -69,10 +73,10 @@ import java.util.function.Function;
  * changes anything, and a retry after a store failure may succeed.
  */
 public final class CatalogHistory {
-  private final CatalogSnapshot snapshot;
+  private final SnapshotView snapshot;
   private final long at;
 
-  CatalogHistory(CatalogSnapshot snapshot) {
+  CatalogHistory(SnapshotView snapshot) {
     this.snapshot = snapshot;
     this.at = snapshot.snapshotId();
   }

@@ -1,6 +1,7 @@
 package dev.moraine.core.catalog;
 
 import dev.moraine.core.catalog.model.Head;
+import dev.moraine.core.commit.CommitRunner;
 import dev.moraine.core.keyspace.proto.FormatValue;
 import dev.moraine.core.kv.KvOutcomeUnknownException;
 import dev.moraine.core.kv.KvReader;
@@ -8,6 +9,11 @@ import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.KvTransaction;
 import dev.moraine.core.kv.KvTransactionConflictException;
 import dev.moraine.core.kv.WriteBatch;
+import dev.moraine.core.lake.Bootstrap;
+import dev.moraine.core.lake.FormatCheck;
+import dev.moraine.core.lake.KvErrors;
+import dev.moraine.core.view.CatalogReads;
+import dev.moraine.core.view.ReadSource;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
@@ -152,7 +158,10 @@ final class CatalogOpener {
 
     @Override
     public long commit(CommitBody body) {
-      return commits.commit(body);
+      if (body == null) {
+        throw new InvalidArgumentException("the commit body must not be null");
+      }
+      return commits.commit(new TransactionRun(body));
     }
 
     @Override
@@ -167,17 +176,17 @@ final class CatalogOpener {
 
     @Override
     public CatalogSnapshot snapshot() {
-      return reads.snapshot();
+      return CatalogSnapshot.of(reads.snapshot());
     }
 
     @Override
     public CatalogSnapshot snapshotAt(long snapshotId) {
-      return reads.snapshotAt(snapshotId);
+      return CatalogSnapshot.of(reads.snapshotAt(snapshotId));
     }
 
     @Override
     public CatalogSnapshot snapshotAsOf(Instant instant) {
-      return reads.snapshotAsOf(instant);
+      return CatalogSnapshot.of(reads.snapshotAsOf(instant));
     }
 
     @Override
@@ -201,17 +210,17 @@ final class CatalogOpener {
 
     @Override
     public CatalogSnapshot snapshot() {
-      return reads.snapshot();
+      return CatalogSnapshot.of(reads.snapshot());
     }
 
     @Override
     public CatalogSnapshot snapshotAt(long snapshotId) {
-      return reads.snapshotAt(snapshotId);
+      return CatalogSnapshot.of(reads.snapshotAt(snapshotId));
     }
 
     @Override
     public CatalogSnapshot snapshotAsOf(Instant instant) {
-      return reads.snapshotAsOf(instant);
+      return CatalogSnapshot.of(reads.snapshotAsOf(instant));
     }
 
     @Override

@@ -21,8 +21,27 @@ import dev.moraine.core.keyspace.proto.SchemaValue;
 import dev.moraine.core.keyspace.proto.SnapshotValue;
 import dev.moraine.core.keyspace.proto.TableStatsValue;
 import dev.moraine.core.keyspace.proto.TableValue;
-import dev.moraine.ducklake.changes.ChangeSet;
-import dev.moraine.ducklake.ops.DuckLakeOperation;
+import dev.moraine.core.verb.ColumnVerbs;
+import dev.moraine.core.verb.DataFileVerbs;
+import dev.moraine.core.verb.DeleteAndExpiryVerbs;
+import dev.moraine.core.verb.Draft;
+import dev.moraine.core.verb.InlineFlushVerbs;
+import dev.moraine.core.verb.InlineRun;
+import dev.moraine.core.verb.InlineVerbs;
+import dev.moraine.core.verb.MacroVerbs;
+import dev.moraine.core.verb.OptionVerbs;
+import dev.moraine.core.verb.PartitionAndSortVerbs;
+import dev.moraine.core.verb.SchemaVerbs;
+import dev.moraine.core.verb.StagedEntities;
+import dev.moraine.core.verb.StatsVerbs;
+import dev.moraine.core.verb.TableVerbs;
+import dev.moraine.core.verb.TagVerbs;
+import dev.moraine.core.verb.VerbState;
+import dev.moraine.core.verb.ViewVerbs;
+import dev.moraine.core.view.NameIndex;
+import dev.moraine.core.view.Names;
+import dev.moraine.core.view.Records;
+import dev.moraine.core.view.SnapshotView;
 import java.util.List;
 import java.util.Optional;
 
@@ -67,7 +86,7 @@ public final class Transaction {
   private String commitMessage;
   private String commitExtraInfo;
 
-  Transaction(CatalogSnapshot premise, SnapshotValue premiseRecord) {
+  Transaction(SnapshotView premise, SnapshotValue premiseRecord) {
     this.state = new VerbState(premise, premiseRecord);
     this.staged = state.staged;
     this.schemas = new SchemaVerbs(state);
@@ -90,7 +109,7 @@ public final class Transaction {
 
   /** The catalog as the commit's premise left it (without this closure's changes). */
   public CatalogSnapshot premise() {
-    return staged.premise();
+    return CatalogSnapshot.of(staged.premise());
   }
 
   /** The snapshot id this commit will mint if it lands as a snapshot-minting commit. */
@@ -815,26 +834,6 @@ public final class Transaction {
   SnapshotValue premiseRecord() {
     return state.premiseRecord;
   }
-
-  /**
-   * One run's products: the touched entities, the DuckLake operations (which decide whether {@code
-   * schema_version} grows), the change set for {@code changes_made}, the tables and views whose
-   * shape changed, the data files its delete files target, whether it mints a snapshot (any verb
-   * but an option change does), the advanced counters, and the inline subspace writes.
-   */
-  record Draft(
-      List<StagedEntities.Change> entities,
-      List<DuckLakeOperation> operations,
-      ChangeSet changes,
-      List<Long> schemaChangedIds,
-      List<Long> deletedDataFileIds,
-      boolean mintsSnapshot,
-      long nextCatalogId,
-      long nextFileId,
-      Optional<String> author,
-      Optional<String> commitMessage,
-      Optional<String> commitExtraInfo,
-      InlineWrites inline) {}
 
   // ---- helpers ---------------------------------------------------------------------------------
 

@@ -1,6 +1,5 @@
 package dev.moraine.core.rows;
 
-import dev.moraine.core.catalog.Bootstrap;
 import dev.moraine.core.catalog.CatalogHistory;
 import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.model.ColumnInfo;
@@ -15,6 +14,7 @@ import dev.moraine.core.catalog.model.SnapshotInfo;
 import dev.moraine.core.catalog.model.TableInfo;
 import dev.moraine.core.catalog.model.TagEntry;
 import dev.moraine.core.catalog.model.Versioned;
+import dev.moraine.core.lake.Bootstrap;
 import dev.moraine.ducklake.rows.ColumnMappingRow;
 import dev.moraine.ducklake.rows.ColumnRow;
 import dev.moraine.ducklake.rows.ColumnTagRow;

@@ -1,0 +1,21 @@
+package dev.moraine.core.commit;
+
+import dev.moraine.core.keyspace.proto.SnapshotValue;
+import dev.moraine.core.verb.Draft;
+import dev.moraine.core.view.SnapshotView;
+
+/**
+ * What one commit does, as the commit path sees it: given a premise, run once and say what was
+ * done. The path may run it more than once (each time against a newer premise), so it must have no
+ * effect outside what it returns.
+ */
+public interface CommitWork {
+  /**
+   * Runs once against {@code premise}, whose snapshot record is {@code premiseRecord}, and returns
+   * what the run did.
+   *
+   * @throws RuntimeException whatever the work throws; the path decides from its type whether the
+   *     commit is refused or the work runs again
+   */
+  Draft run(SnapshotView premise, SnapshotValue premiseRecord);
+}

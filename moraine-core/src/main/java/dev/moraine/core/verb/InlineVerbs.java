@@ -1,0 +1,443 @@
+package dev.moraine.core.verb;
+
+import dev.moraine.core.catalog.CorruptionException;
+import dev.moraine.core.catalog.ErrorCode;
+import dev.moraine.core.catalog.InvalidArgumentException;
+import dev.moraine.core.catalog.NotFoundException;
+import dev.moraine.core.catalog.Transaction;
+import dev.moraine.core.catalog.model.SchemaVersionInfo;
+import dev.moraine.core.inline.InlineColumnType;
+import dev.moraine.core.inline.InlineLeaves;
+import dev.moraine.core.inline.InlineRowEncoder;
+import dev.moraine.core.inline.InlineValues;
+import dev.moraine.core.keyspace.inline.InlineArrow;
+import dev.moraine.core.keyspace.key.EntityKey;
+import dev.moraine.core.keyspace.key.InlineKey;
+import dev.moraine.core.keyspace.key.InlineOp;
+import dev.moraine.core.keyspace.proto.ColumnValue;
+import dev.moraine.core.keyspace.proto.DataFileValue;
+import dev.moraine.core.keyspace.proto.InlineChunkRangeValue;
+import dev.moraine.core.keyspace.proto.InlineChunkValue;
+import dev.moraine.core.keyspace.proto.InlineFileDeleteTableValue;
+import dev.moraine.core.keyspace.proto.InlineFileDeleteValue;
+import dev.moraine.core.keyspace.proto.InlineInlineDeleteValue;
+import dev.moraine.core.keyspace.proto.InlineSchemaValue;
+import dev.moraine.core.keyspace.proto.TableColumnStatsValue;
+import dev.moraine.core.keyspace.proto.TableStatsValue;
+import dev.moraine.ducklake.changes.ChangeEntry;
+import dev.moraine.ducklake.changes.ChangeKind;
+import dev.moraine.ducklake.ops.DuckLakeOperation;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Inlined data as verbs (RFC 0002 §9, RFC 0004 §3): rows inserted into a table's inline chunks and
+ * rows deleted inline (inlined rows by tombstone, data-file rows by an inlined file deletion); the
+ * flush is {@link InlineFlushVerbs}'s. {@link Transaction} documents each verb's contract.
+ *
+ * <p>What is recorded follows stock DuckLake 1.5.5 for the same SQL with data inlining on: {@code
+ * inlined_insert}, {@code inlined_delete} and {@code inline_flush} in {@code changes_made}; one
+ * {@code next_file_id} per table an inlined insert goes to; deletes leave the table's record count
+ * as it was; a flush backdates its data file to the first inlined snapshot, keeps the row ids, adds
+ * only its bytes to the table's statistics, and registers a delete file for rows deleted while
+ * inlined.
+ *
+ * <p>Every check runs before anything is staged, so a refused call stages nothing. Confined to the
+ * thread running the closure, like {@link VerbState}.
+ */
+public final class InlineVerbs {
+  private final VerbState s;
+  private final InlineRun run;
+
+  /** Chunks staged per (table, schema version): the next chunk's sequence number. */
+  private final Map<List<Long>, Long> chunkSeqs = new HashMap<>();
+
+  public InlineVerbs(VerbState state, InlineRun run) {
+    this.s = state;
+    this.run = run;
+  }
+
+  // ---- insert ----------------------------------------------------------------------------------
+
+  public long insert(long tableId, List<List<Object>> rows) {
+    if (rows == null || rows.isEmpty()) {
+      throw new InvalidArgumentException("an inlined insert needs at least one row");
+    }
+    s.requireTable(tableId);
+    run.refuseAfterFlush(tableId, "inline rows into");
+    Chunk chunk = prepare(tableId, rows);
+    TableStatsValue stats = s.requireStats(tableId);
+    long rowIdStart = stats.getNextRowId();
+    long n = chunk.rows.size();
+    if (Long.compareUnsigned(rowIdStart + n, rowIdStart) < 0) {
+      throw new InvalidArgumentException(
+          "the rows would run past the largest row id of table " + Long.toUnsignedString(tableId));
+    }
+    // Checks are done; from here on everything is staged.
+    s.staged.put(
+        new EntityKey.TableStats(tableId),
+        stats.toBuilder()
+            .setNextRowId(rowIdStart + n)
+            .setRecordCount(stats.getRecordCount() + n)
+            .build());
+    stage(chunk, rowIdStart);
+    return rowIdStart;
+  }
+
+  /** Checked rows of a table, encoded as one chunk under the table's current schema version. */
+  private record Chunk(
+      long tableId,
+      List<ColumnValue> columns,
+      List<InlineColumnType> types,
+      List<List<Object>> rows,
+      long version,
+      InlineRowEncoder.Encoded encoded,
+      boolean schemaRecorded) {}
+
+  /**
+   * Checks and encodes rows for {@code tableId}; stages nothing.
+   *
+   * @throws InvalidArgumentException as {@link InlineValues#check}, or if the table's schema
+   *     version records another inline schema
+   */
+  private Chunk prepare(long tableId, List<List<Object>> rows) {
+    List<ColumnValue> all = s.columnRecords(tableId);
+    List<ColumnValue> columns = userColumns(all);
+    List<InlineColumnType> types = new ArrayList<>(columns.size());
+    for (ColumnValue c : columns) {
+      types.add(InlineColumnType.of(c, all));
+    }
+    List<List<Object>> checked = InlineValues.check(columns, types, rows);
+    long version = currentSchemaVersion(tableId);
+    InlineRowEncoder.Encoded encoded = InlineRowEncoder.encode(columns, types, checked);
+    boolean schemaRecorded = schemaAlreadyRecorded(tableId, version, encoded.schema());
+    return new Chunk(tableId, columns, types, checked, version, encoded, schemaRecorded);
+  }
+
+  /**
+   * Stages a prepared chunk with its first row at {@code rowIdStart}: the rows' column statistics,
+   * the version's schema record if it has none, the chunk and its locator, the table's one {@code
+   * next_file_id} step, and {@code inlined_insert}. The caller stages the table's row counts.
+   */
+  private void stage(Chunk chunk, long rowIdStart) {
+    long tableId = chunk.tableId;
+    long n = chunk.rows.size();
+    // Stock DuckLake keeps a table's column statistics once it has any: it merges the new values
+    // into the columns that have statistics and leaves a column without (one added after rows
+    // were written) without; a table with none yet gets them for every column.
+    boolean statsStarted = !s.tableColumnStatsRecords(tableId).isEmpty();
+    for (InlineLeaves.Leaf leaf : InlineLeaves.of(chunk.columns, chunk.types, chunk.rows)) {
+      ColumnValue column = leaf.column();
+      EntityKey key = new EntityKey.TableColumnStats(tableId, column.getColumnId());
+      TableColumnStatsValue before = s.staged.get(key, TableColumnStatsValue.class).orElse(null);
+      if (statsStarted && before == null) {
+        continue;
+      }
+      s.staged.put(
+          key, InlineRowEncoder.mergeStats(tableId, column, leaf.type(), leaf.values(), before));
+    }
+    long version = chunk.version;
+    if (!chunk.schemaRecorded) {
+      s.inline.put(
+          new InlineKey.Schema(tableId, version),
+          InlineSchemaValue.newBuilder()
+              .setArrowSchema(com.google.protobuf.ByteString.copyFrom(chunk.encoded.schema()))
+              .build());
+    }
+    long seq = chunkSeqs.merge(List.of(tableId, version), 1L, Long::sum) - 1;
+    InlineOp.InsertChunk op = new InlineOp.InsertChunk(tableId, version, s.newSnapshotId, seq);
+    s.inline.put(
+        InlineKey.Record.live(op),
+        InlineChunkValue.newBuilder()
+            .setBody(com.google.protobuf.ByteString.copyFrom(chunk.encoded.body()))
+            .setRowIdStart(rowIdStart)
+            .setRowCount(n)
+            .build());
+    s.inline.put(
+        new InlineKey.ChunkLocator(tableId, rowIdStart + n - 1, version, s.newSnapshotId, seq),
+        InlineChunkRangeValue.newBuilder()
+            .setRowIdStart(rowIdStart)
+            .setSchemaVersion(version)
+            .setBeginSnapshot(s.newSnapshotId)
+            .setChunkSeq(seq)
+            .build());
+    if (run.insertedVersions.put(tableId, version) == null) {
+      // Stock DuckLake advances next_file_id once per table a commit inlines rows into.
+      s.nextFileId++;
+    }
+    run.insertedRanges
+        .computeIfAbsent(tableId, t -> new ArrayList<>())
+        .add(new long[] {rowIdStart, rowIdStart + n});
+    s.record(
+        DuckLakeOperation.INLINED_INSERT, new ChangeEntry.ById(ChangeKind.INLINED_INSERT, tableId));
+  }
+
+  // ---- update ----------------------------------------------------------------------------------
+
+  /**
+   * Re-inlines an inlined row under its id, as stock DuckLake's UPDATE of an inlined row does: the
+   * live version gets a tombstone at this commit's snapshot, and a one-row chunk holding the new
+   * values begins there under the table's current schema version. The table's record count grows by
+   * one and its next row id stays; the column statistics take in the new values.
+   */
+  public void updateRow(long tableId, long rowId, List<Object> values) {
+    if (values == null) {
+      throw new InvalidArgumentException("an inline update needs the row's new values");
+    }
+    s.requireTable(tableId);
+    run.refuseAfterFlush(tableId, "update rows inline in");
+    InlineTableState premise = run.premiseState(tableId);
+    Optional<InlineTableState.Chunk> holder = premise.chunkOf(rowId);
+    if (holder.isPresent()) {
+      InlineKey.RowTombstone tombstone =
+          new InlineKey.RowTombstone(tableId, rowId, s.newSnapshotId);
+      if (premise.deleted(holder.get(), rowId) || s.inline.touches(tombstone)) {
+        throw gone(tableId, rowId, "was already deleted or updated");
+      }
+      Chunk chunk = prepare(tableId, List.of(values));
+      TableStatsValue stats = s.requireStats(tableId);
+      // Checks are done; from here on everything is staged.
+      stageNewVersion(chunk, stats, rowId);
+      stageTombstone(tombstone);
+      return;
+    }
+    // A data-file row: stock DuckLake deletes it inline and inlines its new version under the
+    // same row id.
+    Optional<InlineKey.Record> fileRow = fileRowDelete(tableId, rowId, premise);
+    if (fileRow.isPresent()) {
+      Chunk chunk = prepare(tableId, List.of(values));
+      TableStatsValue stats = s.requireStats(tableId);
+      // Checks are done; from here on everything is staged.
+      stageNewVersion(chunk, stats, rowId);
+      stageFileRowDelete(tableId, fileRow.get());
+      return;
+    }
+    refuseSameCommitRow(tableId, rowId, "put the new values in the insert instead");
+    throw gone(tableId, rowId, "does not exist");
+  }
+
+  /**
+   * Stages the new version of an updated row: its one-row chunk at {@code rowId}, and the table's
+   * record count + 1 (stock DuckLake counts the new version as inserted and, as for any inline
+   * delete, keeps the ended one counted); the next row id stays.
+   */
+  private void stageNewVersion(Chunk chunk, TableStatsValue stats, long rowId) {
+    s.staged.put(
+        new EntityKey.TableStats(chunk.tableId),
+        stats.toBuilder().setRecordCount(stats.getRecordCount() + 1).build());
+    stage(chunk, rowId);
+  }
+
+  /** Refuses a row id this run inlined itself, with {@code advice} on what to do instead. */
+  private void refuseSameCommitRow(long tableId, long rowId, String advice) {
+    for (long[] range : run.insertedRanges.getOrDefault(tableId, List.of())) {
+      if (Long.compareUnsigned(rowId, range[0]) >= 0 && Long.compareUnsigned(rowId, range[1]) < 0) {
+        throw new InvalidArgumentException(
+            "row "
+                + Long.toUnsignedString(rowId)
+                + " of table "
+                + Long.toUnsignedString(tableId)
+                + " is inlined by this same commit; "
+                + advice);
+      }
+    }
+  }
+
+  /**
+   * The top-level columns among a table's live ones ({@code all}) in table order: the fields of its
+   * inline chunks.
+   */
+  private static List<ColumnValue> userColumns(List<ColumnValue> all) {
+    List<ColumnValue> columns = new ArrayList<>();
+    for (ColumnValue c : all) {
+      if (!c.hasParentColumn()) {
+        columns.add(c);
+      }
+    }
+    columns.sort(Comparator.comparing(ColumnValue::getColumnOrder, Long::compareUnsigned));
+    return columns;
+  }
+
+  /**
+   * The schema version the table's rows are inlined under: the one its shape last changed at, which
+   * is this commit's own when this commit changes the table's shape.
+   */
+  private long currentSchemaVersion(long tableId) {
+    if (s.schemaChangedIds.contains(tableId)) {
+      return s.premiseRecord.getSchemaVersion() + 1;
+    }
+    List<SchemaVersionInfo> versions = s.staged.premise().schemaVersions(tableId);
+    if (versions.isEmpty()) {
+      throw new CorruptionException(
+          "table " + Long.toUnsignedString(tableId) + " has no schema_versions record");
+    }
+    return versions.get(versions.size() - 1).schemaVersion();
+  }
+
+  /**
+   * Whether (table, version) already has an Arrow schema record, in the premise or staged by this
+   * run; refuses one that names other fields or types than {@code schema} (a version's schema is
+   * fixed once written, RFC 0002 §9.1). Records are compared by their decoded fields, so a record
+   * another writer laid out differently but with the same meaning is accepted.
+   */
+  private boolean schemaAlreadyRecorded(long tableId, long version, byte[] schema) {
+    InlineKey.Schema key = new InlineKey.Schema(tableId, version);
+    if (s.inline.touches(key)) {
+      return true;
+    }
+    byte[] stored =
+        s.staged.premise().loadFor(v -> v.get(dev.moraine.core.keyspace.key.KeyCodec.encode(key)));
+    if (stored == null) {
+      return false;
+    }
+    InlineSchemaValue value =
+        dev.moraine.core.keyspace.value.ValueCodec.decode(key, stored, InlineSchemaValue.class);
+    if (value.hasSameAsVersion()) {
+      // A reference to another version's identical record (written by the SQL path); the chunks
+      // of this version decode against that record, which this run does not re-check.
+      return true;
+    }
+    Schema recorded = InlineArrow.decodeSchema(key, value.getArrowSchema().toByteArray());
+    Schema mine = InlineArrow.decodeSchema(key, schema);
+    if (!shape(recorded).equals(shape(mine))) {
+      throw new InvalidArgumentException(
+          "table "
+              + Long.toUnsignedString(tableId)
+              + " already records a different inline schema for schema version "
+              + Long.toUnsignedString(version)
+              + " ("
+              + shape(recorded)
+              + ", not "
+              + shape(mine)
+              + ")");
+    }
+    return true;
+  }
+
+  private static List<String> shape(Schema schema) {
+    List<String> out = new ArrayList<>();
+    for (Field f : schema.getFields()) {
+      out.add(f.getName() + ":" + f.getType());
+    }
+    return out;
+  }
+
+  // ---- delete ----------------------------------------------------------------------------------
+
+  public void deleteRow(long tableId, long rowId) {
+    s.requireTable(tableId);
+    run.refuseAfterFlush(tableId, "delete rows inline from");
+    InlineTableState premise = run.premiseState(tableId);
+    Optional<InlineTableState.Chunk> chunk = premise.chunkOf(rowId);
+    if (chunk.isPresent()) {
+      InlineKey.RowTombstone tombstone =
+          new InlineKey.RowTombstone(tableId, rowId, s.newSnapshotId);
+      if (premise.deleted(chunk.get(), rowId) || s.inline.touches(tombstone)) {
+        throw gone(tableId, rowId, "was already deleted");
+      }
+      stageTombstone(tombstone);
+      return;
+    }
+    Optional<InlineKey.Record> fileRow = fileRowDelete(tableId, rowId, premise);
+    if (fileRow.isPresent()) {
+      stageFileRowDelete(tableId, fileRow.get());
+      return;
+    }
+    refuseSameCommitRow(tableId, rowId, "leave it out of the insert instead");
+    throw gone(tableId, rowId, "does not exist");
+  }
+
+  /**
+   * The inline deletion key of {@code rowId} if it is a row of a live data file of the table, after
+   * checking it can be deleted; empty if no live data file holds it. Stages nothing.
+   *
+   * @throws InvalidArgumentException if the file is registered by this commit
+   * @throws NotFoundException if the row was already deleted inline
+   */
+  private Optional<InlineKey.Record> fileRowDelete(
+      long tableId, long rowId, InlineTableState premise) {
+    for (DataFileValue file : s.dataFileRecords(tableId)) {
+      long start = file.getRowIdStart();
+      if (Long.compareUnsigned(rowId, start) < 0
+          || Long.compareUnsigned(rowId - start, file.getRecordCount()) >= 0) {
+        continue;
+      }
+      if (file.getBeginSnapshot() == s.newSnapshotId) {
+        throw new InvalidArgumentException(
+            "row "
+                + Long.toUnsignedString(rowId)
+                + " is in data file "
+                + Long.toUnsignedString(file.getDataFileId())
+                + ", which this commit registers; leave the row out of the file instead");
+      }
+      long position = rowId - start;
+      InlineKey.Record key =
+          InlineKey.Record.live(new InlineOp.FileDelete(tableId, file.getDataFileId(), position));
+      if (premise.fileDeletes.containsKey(List.of(file.getDataFileId(), position))
+          || s.inline.touches(key)) {
+        throw gone(tableId, rowId, "was already deleted");
+      }
+      return Optional.of(key);
+    }
+    return Optional.empty();
+  }
+
+  /** Stages a tombstone ending an inlined row's live version at this commit's snapshot. */
+  private void stageTombstone(InlineKey.RowTombstone tombstone) {
+    s.inline.put(
+        tombstone, InlineInlineDeleteValue.newBuilder().setEndSnapshot(s.newSnapshotId).build());
+    run.deletedFrom.add(tombstone.tableId());
+    s.record(
+        DuckLakeOperation.INLINED_DELETE,
+        new ChangeEntry.ById(ChangeKind.INLINED_DELETE, tombstone.tableId()));
+  }
+
+  /** Stages an inline deletion of a data-file row found by {@link #fileRowDelete}. */
+  private void stageFileRowDelete(long tableId, InlineKey.Record key) {
+    s.inline.put(key, InlineFileDeleteValue.newBuilder().setBeginSnapshot(s.newSnapshotId).build());
+    s.inline.put(
+        new InlineKey.FileDeleteTable(tableId), InlineFileDeleteTableValue.getDefaultInstance());
+    run.deletedFrom.add(tableId);
+    s.record(
+        DuckLakeOperation.INLINED_FILE_DELETE,
+        new ChangeEntry.ById(ChangeKind.INLINED_DELETE, tableId));
+  }
+
+  private static NotFoundException gone(long tableId, long rowId, String why) {
+    return new NotFoundException(
+        ErrorCode.NOT_FOUND,
+        "row "
+            + Long.toUnsignedString(rowId)
+            + " of table "
+            + Long.toUnsignedString(tableId)
+            + " "
+            + why);
+  }
+
+  // ---- shared ----------------------------------------------------------------------------------
+
+  /**
+   * Checks, once the closure has returned, that every table this run inlined into still has the
+   * schema version its chunks were written under (a later verb of the closure may have changed the
+   * table's shape).
+   *
+   * @throws InvalidArgumentException if one does not; the commit then writes nothing
+   */
+  public void checkVersions() {
+    for (Map.Entry<Long, Long> e : run.insertedVersions.entrySet()) {
+      if (s.liveTable(e.getKey()).isPresent() && currentSchemaVersion(e.getKey()) != e.getValue()) {
+        throw new InvalidArgumentException(
+            "table "
+                + Long.toUnsignedString(e.getKey())
+                + " changed shape after rows were inlined into it in the same commit; inline"
+                + " after the change instead");
+      }
+    }
+  }
+}

@@ -1,0 +1,17 @@
+package dev.moraine.core.view;
+
+import dev.moraine.core.kv.KvReadView;
+import java.util.function.Function;
+
+/**
+ * How a {@link SnapshotView} reads the store: one call per demand load, over one consistent state,
+ * with store and codec errors translated into the catalog's exceptions.
+ */
+public interface ViewLoader {
+  /**
+   * Runs {@code body} over one consistent state of the store.
+   *
+   * @param what what the load is for, for error messages
+   */
+  <T> T load(String what, Function<KvReadView, T> body);
+}
