@@ -164,7 +164,9 @@ public final class CommitRunner {
       throw unknownOutcome(staged, e);
     }
     // Landed and durable: the next commit's premise is this one's plus what it wrote.
-    reads.installLanded(premise, staged);
+    if (staged.landing() != null) {
+      reads.installLanded(premise, staged.landing());
+    }
     return new Attempt(true, staged.newHead().getSnapshotId(), head, List.of());
   }
 

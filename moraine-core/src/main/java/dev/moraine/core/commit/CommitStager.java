@@ -2,6 +2,7 @@ package dev.moraine.core.commit;
 
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
+import dev.moraine.core.catalog.model.Head;
 import dev.moraine.core.keyspace.key.ChangelogKey;
 import dev.moraine.core.keyspace.key.CurrentKey;
 import dev.moraine.core.keyspace.key.HistoryKey;
@@ -21,6 +22,7 @@ import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.core.verb.Draft;
 import dev.moraine.core.verb.StagedEntities;
 import dev.moraine.core.view.KeyBytes;
+import dev.moraine.core.view.LandedCommit;
 import dev.moraine.ducklake.changes.ChangesMade;
 import dev.moraine.ducklake.ops.DuckLakeOperation;
 import java.util.ArrayList;
@@ -122,7 +124,7 @@ public final class CommitStager {
         newHead,
         true,
         draft.deletedDataFileIds(),
-        new StagedCommit.Landing(record, logged ? written : null));
+        logged ? landing(record, newHead, written, draft) : null);
   }
 
   /**
@@ -212,5 +214,20 @@ public final class CommitStager {
 
   private static void put(WriteBatch batch, Key key, Message value) {
     batch.put(KeyCodec.encode(key), ValueCodec.encode(key, value));
+  }
+
+  /** What the read model builds the next head view from, once the batch has landed. */
+  private static LandedCommit landing(
+      SnapshotValue record,
+      HeadValue head,
+      SortedMap<KeyBytes, StagedEntities.Change> written,
+      Draft draft) {
+    SortedMap<KeyBytes, LandedCommit.Entry> entries = new TreeMap<>();
+    written.forEach((k, c) -> entries.put(k, new LandedCommit.Entry(c.entity(), c.after())));
+    return new LandedCommit(
+        record,
+        new Head(head.getSnapshotId(), head.getBatchSeq()),
+        entries,
+        LandedCommit.inlineTablesOf(draft.changes()));
   }
 }

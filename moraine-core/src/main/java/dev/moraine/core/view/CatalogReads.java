@@ -2,7 +2,6 @@ package dev.moraine.core.view;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.google.protobuf.Message;
 import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.ClosedException;
 import dev.moraine.core.catalog.CorruptionException;
@@ -10,9 +9,7 @@ import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.model.Head;
-import dev.moraine.core.commit.StagedCommit;
 import dev.moraine.core.keyspace.key.ChangelogKey;
-import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.key.Key;
 import dev.moraine.core.keyspace.key.KeyCodec;
 import dev.moraine.core.keyspace.key.SnapshotKey;
@@ -28,18 +25,11 @@ import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvReadView;
 import dev.moraine.core.lake.FormatCheck;
 import dev.moraine.core.lake.KvErrors;
-import dev.moraine.core.verb.StagedEntities;
-import dev.moraine.ducklake.changes.ChangeEntry;
-import dev.moraine.ducklake.changes.ChangeKind;
-import dev.moraine.ducklake.changes.ChangeSet;
 import dev.moraine.ducklake.changes.ChangesMade;
 import dev.moraine.ducklake.changes.ChangesMadeParseException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -167,40 +157,23 @@ public final class CatalogReads implements ViewLoader {
    * from what staging wrote instead of read back from the store. {@code premise} is the view the
    * commit's closure ran against, at the head the commit's store transaction read; the batch
    * landed, so no other batch came between that head and the batch's own (RFC 0004 §4.1), and the
-   * state at the new head is the premise's with the batch's entity records put in place: exactly
-   * what {@link #carried} would re-read through the batch's changelog, without the reads.
+   * state at the new head is the premise's with the batch's entity records put in place ({@link
+   * LandedCommit#carry}): exactly what {@link #carried} would re-read through the batch's
+   * changelog, without the reads.
    *
-   * <p>Does nothing when the commit minted no snapshot, wrote no changelog (too many keys), or left
-   * a record that a read at the new snapshot would not find live in its current key (none of the
-   * verbs does; the read path would then look in history): the next commit's premise then comes
-   * from {@link #viewAtHead} as before. Installing follows the same rule as every other view: the
-   * head view only moves to a higher batch sequence, so a commit of another thread that landed
-   * later and installed its view first is not overwritten.
+   * <p>Does nothing when the commit cannot be carried ({@link LandedCommit#carry} says when): the
+   * next commit's premise then comes from {@link #viewAtHead} as before. Installing follows the
+   * same rule as every other view: the head view only moves to a higher batch sequence, so a commit
+   * of another thread that landed later and installed its view first is not overwritten.
    */
-  public void installLanded(SnapshotView premise, StagedCommit staged) {
-    StagedCommit.Landing landing = staged.landing();
-    if (landing == null
-        || landing.written() == null
-        || premise.head() == null
-        || premise.head().batchSeq() + 1 != staged.newHead().getBatchSeq()
-        || closed.get()) {
+  public void installLanded(SnapshotView premise, LandedCommit landed) {
+    if (closed.get()) {
       return;
     }
-    long at = landing.record().getSnapshotId();
-    Map<EntityKey, Optional<Message>> records = new HashMap<>();
-    for (StagedEntities.Change change : landing.written().values()) {
-      if (change.after().isPresent() && !Visibility.liveAt(change.after().get(), at)) {
-        return;
-      }
-      records.put(change.entity(), change.after());
+    ViewState state = landed.carry(premise);
+    if (state != null) {
+      install(new SnapshotView(this, landed.record(), landed.head(), state));
     }
-    ViewState state = premise.state().refreshed(landing.written().keySet(), records::get);
-    if (!state.inlined().isEmpty()) {
-      // Inline writes are not among the entity records: as in carried, the tables whose inlined
-      // rows this commit changed lose their files and rows, to be loaded afresh at the new head.
-      state = state.withoutTableFiles(inlineTables(staged.changes()));
-    }
-    install(new SnapshotView(this, landing.record(), toHead(staged.newHead()), state));
   }
 
   /**
@@ -267,10 +240,6 @@ public final class CatalogReads implements ViewLoader {
     return refreshed.withoutTableFiles(inlineChanged(v, from, head.getSnapshotId(), refreshed));
   }
 
-  /** Changes that touch a table's inlined rows (and, for a flush, its files). */
-  private static final List<ChangeKind> INLINE_CHANGES =
-      List.of(ChangeKind.INLINED_INSERT, ChangeKind.INLINED_DELETE, ChangeKind.INLINE_FLUSH);
-
   /**
    * The tables of {@code state} whose inlined rows the snapshots {@code from + 1 .. to} changed, by
    * their {@code changes_made}; every table of {@code state} when a record is missing or its
@@ -304,23 +273,10 @@ public final class CatalogReads implements ViewLoader {
    */
   private static List<Long> inlineTables(String changesMade) {
     try {
-      return inlineTables(ChangesMade.parse(changesMade));
+      return LandedCommit.inlineTablesOf(ChangesMade.parse(changesMade));
     } catch (ChangesMadeParseException e) {
       return null;
     }
-  }
-
-  /** The tables whose inlined rows a commit with these changes changed. */
-  private static List<Long> inlineTables(ChangeSet changes) {
-    List<Long> tables = new ArrayList<>();
-    for (ChangeKind kind : INLINE_CHANGES) {
-      for (ChangeEntry entry : changes.ofKind(kind)) {
-        if (entry instanceof ChangeEntry.ById byId) {
-          tables.add(byId.id());
-        }
-      }
-    }
-    return tables;
   }
 
   /** The view of snapshot {@code snapshotId} this catalog keeps (a recent head view, or cached). */
