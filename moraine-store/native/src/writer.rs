@@ -7,9 +7,11 @@ use std::time::Duration;
 use jni::objects::{JByteArray, JClass, JString};
 use jni::sys::{jboolean, jbyteArray, jlong, jlongArray, JNI_FALSE, JNI_TRUE};
 use jni::JNIEnv;
+use slatedb::admin::Admin;
 use slatedb::config::{
     CheckpointOptions, CheckpointScope, CompactorOptions, GarbageCollectorOptions, Settings,
 };
+use slatedb::object_store::ObjectStore;
 use slatedb::{CloseReason, Db, DbStatus, IsolationLevel};
 use tokio::sync::watch;
 
@@ -26,6 +28,11 @@ use crate::views::{bytes_of, get_into_java, open_scan, scan_range, SnapshotHandl
 pub(crate) struct Writer {
     pub(crate) db: Db,
     pub(crate) liveness: Liveness,
+    /// Where the database lives, for the administrative calls `Db` does
+    /// not offer (deleting a checkpoint goes through SlateDB's `Admin`,
+    /// which rewrites the manifest in that store).
+    path: String,
+    main_store: Arc<dyn ObjectStore>,
     /// How far `dbClose` has got; only ever moves forward. See
     /// [`await_durable`]. Shared with the close task, which may outlive
     /// the handle (see `dbClose`).
@@ -264,7 +271,7 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbOpen<'l>(
 
         // The SST format is fixed (format.rs); the in-process compactor
         // writes with it too.
-        let mut builder = Db::builder(path, main.store.clone())
+        let mut builder = Db::builder(path.clone(), main.store.clone())
             .with_settings(settings)
             .with_sst_block_size(crate::format::SST_BLOCK_SIZE)
             .with_filter_policies(crate::format::filter_policies());
@@ -281,6 +288,8 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbOpen<'l>(
         Ok(into_handle(Writer {
             db,
             liveness,
+            path,
+            main_store: main.store.clone(),
             closing: Arc::new(closing),
         }))
     })
@@ -636,6 +645,29 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbCheckpoint<'l>(
         env.set_long_array_region(&array, 0, &parts)
             .map_err(jni_failure)?;
         Ok(array.into_raw())
+    })
+}
+
+/// Deletes a checkpoint from the manifest (one not there is not an error).
+/// `Db` has no such call; SlateDB's `Admin` on the same store and path
+/// does it with a conditional manifest update, which the writer's own
+/// manifest updates retry around, as they do around a reader's.
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_dbDeleteCheckpoint<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    id_msb: jlong,
+    id_lsb: jlong,
+) {
+    guard(&mut env, (), |env| {
+        let id = uuid::Uuid::from_u64_pair(id_msb as u64, id_lsb as u64);
+        writing(handle, |writer| {
+            let limit = writer.liveness.operation_timeout;
+            let admin = Admin::builder(writer.path.clone(), writer.main_store.clone()).build();
+            let deleted = async move { admin.delete_checkpoint(id).await };
+            Ok(bounded(env, limit, "deleting the checkpoint", deleted)??)
+        })
     })
 }
 

@@ -84,6 +84,9 @@ final class Native {
   /** Returns {@code [uuid msb, uuid lsb, manifest id]}. */
   static native long[] dbCheckpoint(long db, long lifetimeMillis);
 
+  /** Deletes the checkpoint with this id from the manifest; one that is not there is no error. */
+  static native void dbDeleteCheckpoint(long db, long idMsb, long idLsb);
+
   // Bounded calls: closes that passed their bound finish in the background.
   /** Close tasks not yet finished, in this process. */
   static native long dbCloseTasksRunning();

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -42,6 +43,7 @@ final class SlateKvStore extends NativeReadView implements KvStore {
 
   private final long id = NEXT_ID.incrementAndGet();
   private final Duration operationTimeout;
+  private final Optional<Duration> flushTimer;
   private final DurabilityWatcher watcher;
 
   /**
@@ -57,9 +59,10 @@ final class SlateKvStore extends NativeReadView implements KvStore {
    */
   private final CompletableFuture<Long> closedDurable = new CompletableFuture<>();
 
-  SlateKvStore(long address, Duration operationTimeout) {
+  SlateKvStore(long address, Duration operationTimeout, Duration flushTimer) {
     super("store", address, Native::dbFree, null);
     this.operationTimeout = operationTimeout;
+    this.flushTimer = Optional.ofNullable(flushTimer);
     this.watcher = new DurabilityWatcher(new WatcherSource(), "moraine-durability-" + id);
   }
 
@@ -153,6 +156,11 @@ final class SlateKvStore extends NativeReadView implements KvStore {
     } finally {
       handle.exit();
     }
+  }
+
+  @Override
+  public Optional<Duration> flushTimer() {
+    return flushTimer;
   }
 
   @Override
@@ -348,6 +356,22 @@ final class SlateKvStore extends NativeReadView implements KvStore {
       handle.exit();
     }
     return new CheckpointId(new UUID(parts[0], parts[1]), parts[2]);
+  }
+
+  @Override
+  public void deleteCheckpoint(CheckpointId checkpoint) {
+    if (checkpoint == null) {
+      throw new KvInvalidArgumentException("checkpoint must not be null");
+    }
+    long address = handle.enter();
+    try {
+      Native.dbDeleteCheckpoint(
+          address,
+          checkpoint.id().getMostSignificantBits(),
+          checkpoint.id().getLeastSignificantBits());
+    } finally {
+      handle.exit();
+    }
   }
 
   /**

@@ -54,7 +54,7 @@ public final class SlateStoreProvider implements KvStoreProvider {
                 StoreSettings.millisOrNone(settings.operationTimeout()),
                 StoreSettings.millisOrNone(settings.compactorPollInterval()),
                 settings.l0SstBytesOrNone());
-        return new SlateKvStore(db, settings.operationTimeout());
+        return new SlateKvStore(db, settings.operationTimeout(), settings.flushInterval());
       } finally {
         ObjectStoreHandles.free(walStore);
       }

@@ -2,6 +2,7 @@ package dev.moraine.core.kv;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -80,6 +81,13 @@ public interface KvStore extends KvReadView, AutoCloseable {
   KvSnapshot snapshot();
 
   /**
+   * The period of the store's own write-ahead-log flush timer, or empty when it is off: then the
+   * log is flushed only by {@link #flushWal()}, when its buffer fills, and on close. A writer
+   * catalog paces the flushes itself and refuses a store whose timer is on.
+   */
+  Optional<Duration> flushTimer();
+
+  /**
    * Flushes the write-ahead log: when this returns, every write applied before the call is durable.
    *
    * @throws KvFencedException if the handle already knew a newer writer exists; nothing was flushed
@@ -149,6 +157,19 @@ public interface KvStore extends KvReadView, AutoCloseable {
    *     began writing: the checkpoint may or may not exist
    */
   CheckpointId createCheckpoint(Duration lifetime);
+
+  /**
+   * Deletes a checkpoint from the store's manifest, so that it no longer pins the objects it covers
+   * nor weighs on later manifest writes. Deleting one that is not there (any more) is not an error.
+   * A reader opened at it before keeps reading until it closes.
+   *
+   * @throws KvInvalidArgumentException if the id is null
+   * @throws KvFencedException if the handle already knew a newer writer exists; nothing was changed
+   * @throws KvClosedException if the store was closed before the call; nothing was changed
+   * @throws KvOutcomeUnknownException if the call failed, timed out or was interrupted after it
+   *     began writing: the checkpoint may or may not still exist
+   */
+  void deleteCheckpoint(CheckpointId checkpoint);
 
   /**
    * Flushes what is in memory and closes the store, within the store's operation timeout.

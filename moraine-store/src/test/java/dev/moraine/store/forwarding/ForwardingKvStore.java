@@ -13,6 +13,7 @@ import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.core.kv.WriteReceipt;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -168,6 +169,16 @@ public class ForwardingKvStore implements KvStore {
   @Override
   public CheckpointId createCheckpoint(Duration lifetime) {
     return delegate.createCheckpoint(lifetime);
+  }
+
+  @Override
+  public void deleteCheckpoint(CheckpointId checkpoint) {
+    delegate.deleteCheckpoint(checkpoint);
+  }
+
+  @Override
+  public Optional<Duration> flushTimer() {
+    return delegate.flushTimer();
   }
 
   @Override
