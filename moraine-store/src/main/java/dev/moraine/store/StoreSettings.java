@@ -11,7 +11,9 @@ import java.time.Duration;
  *
  * @param flushInterval how often the writer flushes its write-ahead log by itself; null turns the
  *     flush timer off (the WAL then flushes only on {@code flushWal}, when its buffer fills, and on
- *     close). Default 100 ms, SlateDB's own.
+ *     close). Default off: a writer catalog paces the flushes itself (its flush spacing) and
+ *     refuses a store whose timer is on. A store written without a catalog, whose writers wait for
+ *     durability without flushing, wants a timer: SlateDB's own default is 100 ms.
  * @param manifestPollInterval how often the writer re-reads the manifest, which is also how an idle
  *     fenced writer notices it is fenced. Default 1 s, SlateDB's own.
  * @param readerPollInterval how often a latest-following reader looks for new durable writes.
@@ -63,7 +65,7 @@ public record StoreSettings(
 
   private static final StoreSettings DEFAULTS =
       new StoreSettings(
-          Duration.ofMillis(100),
+          null,
           Duration.ofSeconds(1),
           Duration.ofSeconds(1),
           10,

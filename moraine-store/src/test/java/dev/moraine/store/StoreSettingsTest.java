@@ -51,6 +51,11 @@ class StoreSettingsTest {
   }
 
   @Test
+  void theFlushTimerIsOffByDefault_forAWriterCatalogPacesItsOwnFlushes() {
+    assertNull(StoreSettings.defaults().flushInterval());
+  }
+
+  @Test
   void theOperationTimeoutIsRequiredAndDefaultsToOneMinute() {
     StoreSettings defaults = StoreSettings.defaults();
     assertEquals(Duration.ofSeconds(60), defaults.operationTimeout());
@@ -73,7 +78,7 @@ class StoreSettingsTest {
     assertEquals(5, StoreSettings.millisOrNone(tuned.compactorPollInterval()));
     assertEquals(4096, tuned.l0SstBytesOrNone());
     assertEquals(defaults.flushInterval(), tuned.flushInterval(), "other settings are kept");
-    assertEquals(tuned, tuned.withFlushInterval(Duration.ofMillis(100)));
+    assertEquals(tuned, tuned.withFlushTimerOff());
     assertThrows(
         KvInvalidArgumentException.class,
         () -> defaults.withCompactorPollInterval(Duration.ofNanos(10)));

@@ -16,6 +16,7 @@ import dev.moraine.core.keyspace.proto.InlineSchemaValue;
 import dev.moraine.core.keyspace.value.ValueCodec;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.WriteBatch;
+import dev.moraine.core.kv.WriteReceipt;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -182,11 +183,13 @@ class RustInlinedValuesTest {
             .setRowCount(2)
             .build();
     try (KvStore kv = Lakes.provider(lake).openWriter()) {
-      kv.awaitDurable(
+      WriteReceipt receipt =
           kv.write(
               new WriteBatch()
                   .put(KeyCodec.encode(schemaKey), ValueCodec.encode(schemaKey, schema))
-                  .put(KeyCodec.encode(chunkKey), ValueCodec.encode(chunkKey, chunk))));
+                  .put(KeyCodec.encode(chunkKey), ValueCodec.encode(chunkKey, chunk)));
+      kv.flushWal();
+      kv.awaitDurable(receipt);
     }
   }
 }

@@ -31,6 +31,7 @@ import dev.moraine.core.kv.KvReader;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.ReaderMode;
 import dev.moraine.core.kv.WriteBatch;
+import dev.moraine.core.kv.WriteReceipt;
 import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.List;
@@ -201,7 +202,9 @@ class RustLakeInteropTest {
                           .setBatchSeq(head.getBatchSeq() + 1)
                           .build()))
               .delete(KeyCodec.encode(zero));
-      kv.awaitDurable(kv.write(batch));
+      WriteReceipt receipt = kv.write(batch);
+      kv.flushWal();
+      kv.awaitDurable(receipt);
     }
   }
 
@@ -261,7 +264,9 @@ class RustLakeInteropTest {
                   ValueCodec.encode(CurrentKey.of(mapping), mappingValue))
               .put(KeyCodec.encode(gcA), ValueCodec.encode(gcA, gc(70, "data/z\u00e9.parquet")))
               .put(KeyCodec.encode(gcB), ValueCodec.encode(gcB, gc(7, "s3://b/a.parquet")));
-      kv.awaitDurable(kv.write(batch));
+      WriteReceipt receipt = kv.write(batch);
+      kv.flushWal();
+      kv.awaitDurable(receipt);
     }
     String rust = oracle.dump(lake);
     String java = Lakes.javaDump(lake, null);
