@@ -2,6 +2,7 @@ package dev.moraine.core.catalog;
 
 import dev.moraine.core.kv.KvReader;
 import dev.moraine.core.kv.KvStore;
+import java.util.List;
 
 /**
  * The read-write catalog over a writer store. It reads as a {@link ReadOnlyCatalog} does; commits
@@ -17,17 +18,30 @@ public interface Catalog extends ReadOnlyCatalog {
   /**
    * Runs {@code body} and lands what it did as one atomic commit; the body may run more than once
    * and must have no side effects outside the {@link Transaction} it is given. It runs again when a
-   * concurrent commit took the head first without conflicting with it (up to 10 attempts, waiting 2
-   * ms doubling to 50 ms, with jitter, between them), each time against the new head, so that names
-   * and premises are re-validated against what actually won. It also runs again when it threw a
-   * typed refusal ({@link InvalidArgumentException}, {@link AlreadyExistsException}, {@link
-   * NotFoundException}) while a concurrent commit moved the head, since the refusal may rest on
-   * that newer state; with the head unmoved the refusal is thrown as it is.
+   * concurrent commit of another writer took the head first without conflicting with it (up to 10
+   * attempts, waiting 2 ms doubling to 50 ms, with jitter, between them), each time against the new
+   * head, so that names and premises are re-validated against what actually won.
    *
-   * <p>When the call returns, the commit is applied and durable. A body that stages nothing, or
-   * only changes that cancel out, writes nothing and returns the head's snapshot id (DuckLake mints
-   * no snapshot for an empty transaction). A body that only sets or unsets options mints no
-   * snapshot either: it advances the head's batch sequence and returns the head's snapshot id.
+   * <p><b>Which thread runs it.</b> The body runs on the catalog's commit thread ({@code
+   * moraine-commit-<n>}), never on the calling thread, which only waits; bodies of concurrent
+   * callers run there one after the other. Commits that arrive together share one batch: one atomic
+   * store write and one write-ahead-log flush for all of them, each still minting its own snapshot,
+   * each body seeing what the bodies before it in the batch did. A body that throws leaves the
+   * batch alone; the others land without it.
+   *
+   * <p><b>When it returns.</b> Once the commit is durable and, unless publication is off ({@link
+   * CatalogOptions#publishCheckpoints()}), covered by a published checkpoint: a reader opened
+   * afterwards resolves the new snapshot. A body that stages nothing, or only changes that cancel
+   * out, writes nothing and returns the id of the snapshot it saw as the head, once that snapshot
+   * is durable (DuckLake mints no snapshot for an empty transaction). A body that only sets or
+   * unsets options mints no snapshot either: it advances the head's batch sequence and returns the
+   * head's snapshot id. A typed refusal the body throws (a verb's error) is thrown once the commits
+   * the body saw before it are known to have landed.
+   *
+   * <p><b>Interrupts.</b> Interrupting the waiting thread before its commit was handed to the store
+   * throws {@link CommitInterruptedException}: the commit leaves its batch and nothing of it is
+   * written. After, it throws {@link CommitOutcomeUnknownException} at once, and the batch goes on
+   * untouched. The interrupt flag stays set.
    *
    * @return the id of the snapshot the commit minted, or of the head it left standing
    * @throws RuntimeException whatever the body throws, unchanged (a verb's typed error included,
@@ -37,14 +51,34 @@ public interface Catalog extends ReadOnlyCatalog {
    *     by DuckLake's rules; nothing was written
    * @throws RetryBudgetExhaustedException if every attempt was overtaken by concurrent commits;
    *     nothing was written
-   * @throws CommitOutcomeUnknownException if the store failed after the commit reached it: the
-   *     commit is either wholly there or wholly absent; reconcile before repeating it
-   * @throws StoreUnavailableException if the store failed before the commit reached it; nothing was
-   *     written
-   * @throws FencedException, ClosedException if the handle is dead; nothing was written
+   * @throws CommitOutcomeUnknownException if the store failed after the commit reached it (the
+   *     write, the log flush, or the checkpoint publication), or the caller was interrupted then:
+   *     the commit is either wholly there or wholly absent; reconcile before repeating it
+   * @throws CommitInterruptedException if the calling thread was interrupted before the commit
+   *     reached the store; nothing was written
+   * @throws StoreUnavailableException if the store failed before the commit reached it, or the
+   *     commits it was judged against have an unknown outcome; nothing of it was written
+   * @throws FencedException, ClosedException if the handle is dead or the catalog closed; nothing
+   *     was written
    * @throws CorruptionException if the premise's records do not decode; nothing was written
    */
   long commit(CommitBody body);
+
+  /**
+   * Lands several commits handed in together, as consecutive members of one batch: each body runs
+   * against what the bodies before it left and mints its own snapshot, and they land together in
+   * one atomic write or not at all. If one body throws, none of them is written and its exception
+   * is thrown. The group is never split across batches. Every other rule, and every exception, is
+   * that of {@link #commit(CommitBody)}.
+   *
+   * @return one snapshot id per body, in order
+   * @throws InvalidArgumentException if the list is null or empty or holds a null; nothing was
+   *     written
+   */
+  List<Long> commitGroup(List<CommitBody> bodies);
+
+  /** What this catalog's commit path has done since it opened. */
+  CommitStatistics commitStatistics();
 
   /**
    * {@link #commit(CommitBody)}, handing back a value the body computes, typically the ids of what

@@ -1,7 +1,9 @@
 package dev.moraine.core.catalog;
 
 import dev.moraine.core.catalog.model.Head;
-import dev.moraine.core.commit.CommitRunner;
+import dev.moraine.core.commit.CommitPath;
+import dev.moraine.core.commit.CommitSettings;
+import dev.moraine.core.commit.CommitWork;
 import dev.moraine.core.keyspace.proto.FormatValue;
 import dev.moraine.core.kv.KvOutcomeUnknownException;
 import dev.moraine.core.kv.KvReader;
@@ -15,7 +17,10 @@ import dev.moraine.core.lake.KvErrors;
 import dev.moraine.core.view.CatalogReads;
 import dev.moraine.core.view.ReadSource;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -36,10 +41,28 @@ final class CatalogOpener {
   static Catalog openWriter(KvStore store, CatalogOptions options) {
     requireNonNull(store, "store");
     requireNonNull(options, "options");
+    Optional<Duration> timer = KvErrors.translate("opening the catalog", store::flushTimer);
+    if (timer.isPresent()) {
+      throw new InvalidArgumentException(
+          "the store flushes its write-ahead log on a timer of its own (every "
+              + timer.get().toMillis()
+              + " ms); a writer catalog paces the flushes itself (CatalogOptions.flushSpacing):"
+              + " open the store with its flush timer off (StoreSettings.withFlushTimerOff())");
+    }
     boolean created =
         KvErrors.translate("opening the catalog", () -> ensureCatalog(store, options));
     CatalogReads reads = new CatalogReads(ReadSource.of(store), options);
-    return new WriterCatalog(reads, new CommitRunner(store, reads), created);
+    CommitPath path = new CommitPath(store, reads, settings(options));
+    return new WriterCatalog(reads, path, created);
+  }
+
+  private static CommitSettings settings(CatalogOptions options) {
+    return new CommitSettings(
+        options.flushSpacing(),
+        options.publishCheckpoints(),
+        options.checkpointLifetime(),
+        options.maxBatchMembers(),
+        options.stallReport());
   }
 
   static ReadOnlyCatalog openReadOnly(KvReader reader, CatalogOptions options) {
@@ -98,7 +121,8 @@ final class CatalogOpener {
           return revalidate(store);
         }
         // The open returns a durable catalog: flush the write-ahead log, which makes every write
-        // applied so far durable (the store's flush timer may be off).
+        // applied so far durable (the writer's flush timer is off). A flush that fails leaves the
+        // bootstrap's durability unknown, and the open fails (opening again finds out).
         store.flushWal();
         LOG.info(
             "created a catalog (format {}, encrypted {}, data path {})",
@@ -112,6 +136,9 @@ final class CatalogOpener {
         }
         LOG.warn("creating the catalog had an unknown outcome (attempt {}); re-reading", attempt);
         if (ReadSource.of(store).consistent(v -> FormatCheck.validate(v).isPresent())) {
+          // A catalog is there, but perhaps only in memory: it is opened only once a flush after
+          // it succeeded, which makes everything applied before durable.
+          store.flushWal();
           revalidate(store);
           return false;
         }
@@ -144,13 +171,13 @@ final class CatalogOpener {
     }
   }
 
-  /** The writer catalog: reads, and commits through the commit loop. */
+  /** The writer catalog: reads, and commits through its commit path. */
   private static final class WriterCatalog implements Catalog {
     private final CatalogReads reads;
-    private final CommitRunner commits;
+    private final CommitPath commits;
     private final boolean created;
 
-    WriterCatalog(CatalogReads reads, CommitRunner commits, boolean created) {
+    WriterCatalog(CatalogReads reads, CommitPath commits, boolean created) {
       this.reads = reads;
       this.commits = commits;
       this.created = created;
@@ -161,7 +188,28 @@ final class CatalogOpener {
       if (body == null) {
         throw new InvalidArgumentException("the commit body must not be null");
       }
-      return commits.commit(new TransactionRun(body));
+      return commits.commit(List.of(new TransactionRun(body))).get(0);
+    }
+
+    @Override
+    public List<Long> commitGroup(List<CommitBody> bodies) {
+      if (bodies == null || bodies.isEmpty()) {
+        throw new InvalidArgumentException("a commit group needs at least one body");
+      }
+      List<CommitWork> works = new ArrayList<>(bodies.size());
+      for (CommitBody body : bodies) {
+        if (body == null) {
+          throw new InvalidArgumentException("a commit group's bodies must not be null");
+        }
+        works.add(new TransactionRun(body));
+      }
+      return commits.commit(works);
+    }
+
+    @Override
+    public CommitStatistics commitStatistics() {
+      return new CommitStatistics(
+          commits.acknowledged(), commits.flushes(), commits.publications());
     }
 
     @Override
@@ -191,6 +239,8 @@ final class CatalogOpener {
 
     @Override
     public void close() {
+      // Commits first: the path finishes or fails every pending commit, then the reads go.
+      commits.close();
       reads.close();
     }
   }

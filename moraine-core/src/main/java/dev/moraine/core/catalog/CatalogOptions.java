@@ -1,5 +1,6 @@
 package dev.moraine.core.catalog;
 
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -11,16 +12,50 @@ import java.util.Optional;
  *     afterwards
  * @param snapshotCacheSize how many snapshot views the catalog keeps for reuse (at least 1); a
  *     count, not a weight: each cached view keeps what it has loaded
+ * @param flushSpacing the least time between the starts of two write-ahead-log flushes of a writer
+ *     catalog, each one object-store PUT; commits arriving within one spacing share a flush. Zero
+ *     flushes every batch at once. A lone writer waits a tenth of the spacing at most (RFC 0004).
+ *     Default 100 ms, as the Rust implementation's
+ * @param publishCheckpoints whether a commit returns only once a durable checkpoint covering it is
+ *     published in the store's manifest, so that any reader opened afterwards finds it. One
+ *     publication covers a whole flush. Default on
+ * @param checkpointLifetime how long a published checkpoint lives if it is not deleted first (a
+ *     writer deletes each one as soon as a newer one covers it); default one hour
+ * @param maxBatchMembers the most commits of different callers one batch takes before it seals (a
+ *     group handed in by one caller is never split); default 64
+ * @param stallReport how long a commit waits in one go before the phase it waits in is logged (at
+ *     warn, again after each further such wait); default 10 s
  */
-public record CatalogOptions(Optional<String> dataPath, boolean encrypted, int snapshotCacheSize) {
+public record CatalogOptions(
+    Optional<String> dataPath,
+    boolean encrypted,
+    int snapshotCacheSize,
+    Duration flushSpacing,
+    boolean publishCheckpoints,
+    Duration checkpointLifetime,
+    int maxBatchMembers,
+    Duration stallReport) {
   /** The default number of snapshot views kept. */
   public static final int DEFAULT_SNAPSHOT_CACHE_SIZE = 64;
+
+  /** The default flush spacing. */
+  public static final Duration DEFAULT_FLUSH_SPACING = Duration.ofMillis(100);
+
+  /** The default lifetime of a published checkpoint. */
+  public static final Duration DEFAULT_CHECKPOINT_LIFETIME = Duration.ofHours(1);
+
+  /** The default most commits a batch takes. */
+  public static final int DEFAULT_MAX_BATCH_MEMBERS = 64;
+
+  /** The default wait before a commit's phase is logged. */
+  public static final Duration DEFAULT_STALL_REPORT = Duration.ofSeconds(10);
 
   /**
    * Validates the options.
    *
-   * @throws InvalidArgumentException if {@code dataPath} is null or holds an empty string, or the
-   *     cache size is below 1; nothing was opened
+   * @throws InvalidArgumentException if {@code dataPath} is null or holds an empty string, the
+   *     cache size or the batch size is below 1, a duration is null, the spacing is negative, or
+   *     the lifetime or the stall report is not positive; nothing was opened
    */
   public CatalogOptions {
     if (dataPath == null) {
@@ -33,25 +68,144 @@ public record CatalogOptions(Optional<String> dataPath, boolean encrypted, int s
       throw new InvalidArgumentException(
           "snapshotCacheSize must be at least 1, got " + snapshotCacheSize);
     }
+    if (flushSpacing == null || flushSpacing.isNegative()) {
+      throw new InvalidArgumentException(
+          "flushSpacing must be zero or positive, got " + flushSpacing);
+    }
+    if (checkpointLifetime == null
+        || checkpointLifetime.isNegative()
+        || checkpointLifetime.isZero()) {
+      throw new InvalidArgumentException(
+          "checkpointLifetime must be positive, got " + checkpointLifetime);
+    }
+    if (maxBatchMembers < 1) {
+      throw new InvalidArgumentException(
+          "maxBatchMembers must be at least 1, got " + maxBatchMembers);
+    }
+    if (stallReport == null || stallReport.isNegative() || stallReport.isZero()) {
+      throw new InvalidArgumentException("stallReport must be positive, got " + stallReport);
+    }
   }
 
-  /** No data path, not encrypted, the default cache size. */
+  /** The given data path, encryption flag and cache size, and the defaults for the rest. */
+  public CatalogOptions(Optional<String> dataPath, boolean encrypted, int snapshotCacheSize) {
+    this(
+        dataPath,
+        encrypted,
+        snapshotCacheSize,
+        DEFAULT_FLUSH_SPACING,
+        true,
+        DEFAULT_CHECKPOINT_LIFETIME,
+        DEFAULT_MAX_BATCH_MEMBERS,
+        DEFAULT_STALL_REPORT);
+  }
+
+  /** No data path, not encrypted, and every default above. */
   public static CatalogOptions defaults() {
     return new CatalogOptions(Optional.empty(), false, DEFAULT_SNAPSHOT_CACHE_SIZE);
   }
 
   /** These options with {@code dataPath} recorded at creation. */
   public CatalogOptions withDataPath(String path) {
-    return new CatalogOptions(Optional.ofNullable(path), encrypted, snapshotCacheSize);
+    return new CatalogOptions(
+        Optional.ofNullable(path),
+        encrypted,
+        snapshotCacheSize,
+        flushSpacing,
+        publishCheckpoints,
+        checkpointLifetime,
+        maxBatchMembers,
+        stallReport);
   }
 
   /** These options with the encryption flag recorded at creation. */
   public CatalogOptions withEncrypted(boolean on) {
-    return new CatalogOptions(dataPath, on, snapshotCacheSize);
+    return new CatalogOptions(
+        dataPath,
+        on,
+        snapshotCacheSize,
+        flushSpacing,
+        publishCheckpoints,
+        checkpointLifetime,
+        maxBatchMembers,
+        stallReport);
   }
 
   /** These options with another snapshot cache size. */
   public CatalogOptions withSnapshotCacheSize(int size) {
-    return new CatalogOptions(dataPath, encrypted, size);
+    return new CatalogOptions(
+        dataPath,
+        encrypted,
+        size,
+        flushSpacing,
+        publishCheckpoints,
+        checkpointLifetime,
+        maxBatchMembers,
+        stallReport);
+  }
+
+  /** These options with another flush spacing ({@link Duration#ZERO}: flush every batch). */
+  public CatalogOptions withFlushSpacing(Duration spacing) {
+    return new CatalogOptions(
+        dataPath,
+        encrypted,
+        snapshotCacheSize,
+        spacing,
+        publishCheckpoints,
+        checkpointLifetime,
+        maxBatchMembers,
+        stallReport);
+  }
+
+  /** These options with checkpoint publication on or off. */
+  public CatalogOptions withCheckpointPublication(boolean on) {
+    return new CatalogOptions(
+        dataPath,
+        encrypted,
+        snapshotCacheSize,
+        flushSpacing,
+        on,
+        checkpointLifetime,
+        maxBatchMembers,
+        stallReport);
+  }
+
+  /** These options with another lifetime for published checkpoints. */
+  public CatalogOptions withCheckpointLifetime(Duration lifetime) {
+    return new CatalogOptions(
+        dataPath,
+        encrypted,
+        snapshotCacheSize,
+        flushSpacing,
+        publishCheckpoints,
+        lifetime,
+        maxBatchMembers,
+        stallReport);
+  }
+
+  /** These options with another cap on the commits of one batch. */
+  public CatalogOptions withMaxBatchMembers(int members) {
+    return new CatalogOptions(
+        dataPath,
+        encrypted,
+        snapshotCacheSize,
+        flushSpacing,
+        publishCheckpoints,
+        checkpointLifetime,
+        members,
+        stallReport);
+  }
+
+  /** These options with another wait before a stalled commit is reported. */
+  public CatalogOptions withStallReport(Duration after) {
+    return new CatalogOptions(
+        dataPath,
+        encrypted,
+        snapshotCacheSize,
+        flushSpacing,
+        publishCheckpoints,
+        checkpointLifetime,
+        maxBatchMembers,
+        after);
   }
 }

@@ -37,5 +37,7 @@ public enum ErrorCode {
   /** A commit lost every allowed attempt to concurrent commits; nothing of it was written. */
   RETRY_BUDGET_EXHAUSTED,
   /** A commit failed after it reached the store; whether it landed is not known. */
-  COMMIT_OUTCOME_UNKNOWN
+  COMMIT_OUTCOME_UNKNOWN,
+  /** The thread waiting for a commit was interrupted before the commit was submitted. */
+  INTERRUPTED
 }

@@ -830,6 +830,11 @@ public final class Transaction {
         state.inline);
   }
 
+  /** Ends the run without a draft: verbs are refused from now on. */
+  void seal() {
+    sealed = true;
+  }
+
   /** The premise's snapshot record. */
   SnapshotValue premiseRecord() {
     return state.premiseRecord;

@@ -16,7 +16,14 @@ final class TransactionRun implements CommitWork {
   @Override
   public Draft run(SnapshotView premise, SnapshotValue premiseRecord) {
     Transaction handle = new Transaction(premise, premiseRecord);
-    body.run(handle);
+    try {
+      body.run(handle);
+    } catch (Throwable t) {
+      // The run is over: a handle the body kept refuses verbs from now on, instead of taking
+      // changes that would go nowhere.
+      handle.seal();
+      throw t;
+    }
     return handle.draft();
   }
 }

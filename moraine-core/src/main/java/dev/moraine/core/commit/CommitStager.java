@@ -57,7 +57,7 @@ public final class CommitStager {
    */
   static StagedCommit stage(HeadValue head, SnapshotValue premise, Draft draft, long nowMicros) {
     if (!draft.mintsSnapshot()) {
-      return stageWithoutSnapshot(head, draft);
+      return stageWithoutSnapshot(head, premise, draft);
     }
     long n = head.getSnapshotId() + 1;
     WriteBatch batch = new WriteBatch();
@@ -124,7 +124,7 @@ public final class CommitStager {
         newHead,
         true,
         draft.deletedDataFileIds(),
-        logged ? landing(record, newHead, written, draft) : null);
+        landing(record, newHead, logged ? written : null, draft));
   }
 
   /**
@@ -132,18 +132,25 @@ public final class CommitStager {
    * with the head re-put at the same snapshot id and the batch sequence advanced (the re-put is the
    * conflict anchor and tells readers the state moved).
    */
-  private static StagedCommit stageWithoutSnapshot(HeadValue head, Draft draft) {
+  private static StagedCommit stageWithoutSnapshot(
+      HeadValue head, SnapshotValue premise, Draft draft) {
     WriteBatch batch = new WriteBatch();
-    SortedMap<KeyBytes, StagedEntities.Change> ignored = new TreeMap<>();
+    SortedMap<KeyBytes, StagedEntities.Change> written = new TreeMap<>();
     for (Keyed keyed : sortedByKey(draft.entities())) {
-      stageEntity(batch, ignored, keyed, head.getSnapshotId());
+      stageEntity(batch, written, keyed, head.getSnapshotId());
     }
     if (batch.isEmpty()) {
       return new StagedCommit(null, draft.changes(), head, false, List.of(), null);
     }
     HeadValue newHead = head.toBuilder().setBatchSeq(head.getBatchSeq() + 1).build();
     put(batch, SysKey.HEAD, newHead);
-    return new StagedCommit(batch, draft.changes(), newHead, false, List.of(), null);
+    return new StagedCommit(
+        batch,
+        draft.changes(),
+        newHead,
+        false,
+        List.of(),
+        landing(premise, newHead, written, draft));
   }
 
   /**
@@ -222,8 +229,14 @@ public final class CommitStager {
       HeadValue head,
       SortedMap<KeyBytes, StagedEntities.Change> written,
       Draft draft) {
-    SortedMap<KeyBytes, LandedCommit.Entry> entries = new TreeMap<>();
-    written.forEach((k, c) -> entries.put(k, new LandedCommit.Entry(c.entity(), c.after())));
+    SortedMap<KeyBytes, LandedCommit.Entry> entries = null;
+    if (written != null) {
+      entries = new TreeMap<>();
+      for (var e : written.entrySet()) {
+        entries.put(
+            e.getKey(), new LandedCommit.Entry(e.getValue().entity(), e.getValue().after()));
+      }
+    }
     return new LandedCommit(
         record,
         new Head(head.getSnapshotId(), head.getBatchSeq()),

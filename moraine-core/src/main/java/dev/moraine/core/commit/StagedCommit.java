@@ -11,7 +11,7 @@ import java.util.List;
  * its change set (what conflict classification compares), the head the batch leaves, whether it
  * mints a snapshot, the data files its delete files target (for the delete-versus-delete rule), and
  * what the catalog's next head view can be built from once the batch has landed ({@code landing};
- * null for a commit that mints no snapshot, or one whose changelog would name too many keys).
+ * null for a commit that writes nothing).
  */
 public record StagedCommit(
     WriteBatch batch,

@@ -177,6 +177,17 @@ public final class CatalogReads implements ViewLoader {
   }
 
   /**
+   * Installs, as the head view, what a batch of commits left: {@code folded} is the premise the
+   * batch's members were staged up to, standing at the batch's head, whose records the batch has
+   * now written to the store. The view installed reads the store from here on.
+   */
+  public void installBatchHead(SnapshotView folded) {
+    if (!closed.get() && folded.head() != null) {
+      install(new SnapshotView(this, folded.record(), folded.head(), folded.state()));
+    }
+  }
+
+  /**
    * Makes {@code view} the head view unless a newer one is already there, and then keeps it among
    * the recent head views by id.
    */

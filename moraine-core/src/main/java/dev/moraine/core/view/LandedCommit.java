@@ -23,7 +23,8 @@ import java.util.SortedMap;
  *
  * @param record the snapshot record the commit wrote
  * @param head the head the commit left
- * @param written by encoded {@code current} key, the entity and the record the commit left there
+ * @param written by encoded {@code current} key, the entity and the record the commit left there;
+ *     null when the commit wrote too many keys for a changelog, and so cannot be carried
  * @param inlineTables the tables whose inlined rows (and so, for a flush, files) the commit changed
  */
 public record LandedCommit(
@@ -42,7 +43,9 @@ public record LandedCommit(
    * and rows, to be loaded afresh.
    */
   public ViewState carry(SnapshotView premise) {
-    if (premise.head() == null || premise.head().batchSeq() + 1 != head.batchSeq()) {
+    if (written == null
+        || premise.head() == null
+        || premise.head().batchSeq() + 1 != head.batchSeq()) {
       return null;
     }
     long at = record.getSnapshotId();

@@ -555,7 +555,7 @@ public final class SnapshotView {
   }
 
   /** What this view has loaded so far (shared with the next head view where unchanged). */
-  ViewState state() {
+  public ViewState state() {
     return state.get();
   }
 
@@ -575,7 +575,7 @@ public final class SnapshotView {
     return all(kind, tableId, type);
   }
 
-  Head head() {
+  public Head head() {
     return head;
   }
 }

@@ -43,7 +43,7 @@ public record ViewState(
     PMap<KeyBytes, NameIndex> names,
     PMap<Long, InlinedRows> inlined) {
 
-  static final ViewState EMPTY =
+  public static final ViewState EMPTY =
       new ViewState(
           HashTreePMap.empty(), HashTreePMap.empty(), HashTreePMap.empty(), HashTreePMap.empty());
 

@@ -3,7 +3,6 @@ package dev.moraine.duckdb.verbs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CommitBody;
 import dev.moraine.core.catalog.MoraineException;
 import dev.moraine.duckdb.reference.CommitOutcome;
@@ -58,12 +57,13 @@ final class CommitRace {
   }
 
   /**
-   * Our race: the second closure's first run commits {@code first} on another thread and waits for
-   * it, so the second loses the head and is re-run or refused. A refusal of one of the {@code
-   * refusals} types counts as not landed; any other {@link MoraineException} fails the test.
+   * Our race: the second closure's first run commits {@code first} through the lakes' second writer
+   * catalog and waits for it, so the second loses the head and is re-run or refused. A refusal of
+   * one of the {@code refusals} types counts as not landed; any other {@link MoraineException}
+   * fails the test.
    */
   static Ours onOurs(
-      Catalog catalog,
+      PairedLakes lakes,
       CommitBody first,
       CommitBody second,
       List<Class<? extends MoraineException>> refusals) {
@@ -73,11 +73,11 @@ final class CommitRace {
           int run = runs.incrementAndGet();
           second.run(tx);
           if (run == 1) {
-            CompletableFuture.runAsync(() -> catalog.commit(first)).join();
+            CompletableFuture.runAsync(() -> lakes.rival().commit(first)).join();
           }
         };
     try {
-      catalog.commit(racing);
+      lakes.catalog.commit(racing);
       return new Ours(true, runs.get(), "");
     } catch (MoraineException e) {
       if (refusals.stream().noneMatch(type -> type.isInstance(e))) {

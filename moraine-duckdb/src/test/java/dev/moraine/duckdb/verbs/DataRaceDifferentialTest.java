@@ -383,7 +383,7 @@ class DataRaceDifferentialTest {
       long premise = catalog.snapshot().info().snapshotId();
       CommitRace.Ours ours =
           CommitRace.onOurs(
-              catalog,
+              lakes,
               bodies[0],
               bodies[1],
               List.of(

@@ -358,7 +358,7 @@ class InlinedRaceDifferentialTest {
       CommitBody first = pair.first().prepare(stock);
       CommitBody second = pair.second().prepare(stock);
       CommitRace.Ours ours =
-          CommitRace.onOurs(catalog, first, second, List.of(CommitConflictException.class));
+          CommitRace.onOurs(lakes, first, second, List.of(CommitConflictException.class));
       assertEquals(ours.landed() ? 2 : 1, ours.runs(), "runs of the second closure");
       assertEquals(premise + 1 + (ours.landed() ? 1 : 0), catalog.snapshot().info().snapshotId());
       assertEquals(

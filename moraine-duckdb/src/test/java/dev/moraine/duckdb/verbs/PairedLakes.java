@@ -21,6 +21,9 @@ final class PairedLakes implements AutoCloseable {
   private final SlateStoreProvider provider;
   private final KvStore store;
 
+  /** A second writer catalog on our store, opened on first use ({@link #rival()}). */
+  private Catalog rival;
+
   private PairedLakes(
       ReferenceDuckLake stock, SlateStoreProvider provider, KvStore store, Catalog catalog) {
     this.stock = stock;
@@ -56,6 +59,18 @@ final class PairedLakes implements AutoCloseable {
     }
   }
 
+  /**
+   * A second writer catalog on our store: its commits land through a commit path of their own, so a
+   * body of {@link #catalog} can wait for one and lose the race for the head to it, as one stock
+   * session loses to another (commits of one catalog share batches and never race).
+   */
+  synchronized Catalog rival() {
+    if (rival == null) {
+      rival = Catalog.open(store, CatalogOptions.defaults().withDataPath("/somewhere/data/"));
+    }
+    return rival;
+  }
+
   /** Our head rendered as ducklake_* rows. */
   DuckLakeRowSet ours() {
     return DuckLakeRowRenderer.render(catalog.snapshot());
@@ -64,6 +79,11 @@ final class PairedLakes implements AutoCloseable {
   @Override
   public void close() throws Exception {
     try {
+      synchronized (this) {
+        if (rival != null) {
+          rival.close();
+        }
+      }
       catalog.close();
       store.close();
     } finally {

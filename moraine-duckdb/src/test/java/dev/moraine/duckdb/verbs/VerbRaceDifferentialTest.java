@@ -242,7 +242,7 @@ class VerbRaceDifferentialTest {
       long premise = catalog.snapshot().info().snapshotId();
       CommitRace.Ours ours =
           CommitRace.onOurs(
-              catalog,
+              lakes,
               pair.first(),
               pair.second(),
               List.of(

@@ -67,8 +67,36 @@ final class CommitDiffOracle {
 
   private CommitDiffOracle() {}
 
-  /** Checks one recorded write; returns it for chaining. */
+  /**
+   * Checks one recorded write; returns it for chaining. A write of a batch of several commits is
+   * checked commit by commit: each member's operations applied to the store as the members before
+   * it left it, and judged as a write of its own; together they must give the store after.
+   */
   static RecordingKvStore.Landed check(RecordingKvStore.Landed w) {
+    if (w.refused() || w.members().size() <= 1) {
+      return checkOne(w);
+    }
+    NavigableMap<byte[], byte[]> state = w.before();
+    for (List<WriteBatch.Op> member : w.members()) {
+      NavigableMap<byte[], byte[]> next = new TreeMap<>(Arrays::compareUnsigned);
+      next.putAll(state);
+      for (WriteBatch.Op op : member) {
+        if (op.isDelete()) {
+          next.remove(op.key());
+        } else {
+          next.put(op.key(), op.value());
+        }
+      }
+      checkOne(new RecordingKvStore.Landed(state, next, member, false));
+      state = next;
+    }
+    require(
+        changedKeys(state, w.after()).isEmpty(),
+        "the batch's write is not its members' writes one after the other");
+    return w;
+  }
+
+  private static RecordingKvStore.Landed checkOne(RecordingKvStore.Landed w) {
     TreeSet<byte[]> changed = changedKeys(w.before(), w.after());
     if (w.refused()) {
       require(changed.isEmpty(), "a refused commit changed " + printable(changed));

@@ -54,6 +54,9 @@ class CommitFaultTest {
   /** The calls that hand the commit to SlateDB; a failure from them on may leave it applied. */
   private static final Set<String> SUBMITTING = Set.of("tx.commit", "store.flushWal");
 
+  /** The call that publishes the checkpoint covering the commit, once it is durable. */
+  private static final String PUBLISHING = "store.createCheckpoint";
+
   private static StoreSettings settings() {
     return StoreSettings.defaults()
         .withFlushTimerOff()
@@ -77,7 +80,24 @@ class CommitFaultTest {
     /** The whole dump of the history, read back before this handle opened (see withHistory). */
     String before;
 
-    private Lake(String name) {
+    /**
+     * A second writer catalog on the same store (publication off, so that nothing of it runs after
+     * its commits return), for the raced cases: opened and used with naming suspended.
+     */
+    private Catalog rival;
+
+    Catalog rival() {
+      if (rival == null) {
+        store.unrecorded(
+            () ->
+                rival =
+                    Catalog.open(
+                        store, CatalogOptions.defaults().withCheckpointPublication(false)));
+      }
+      return rival;
+    }
+
+    private Lake(String name, boolean publish) {
       this.name = name;
       this.inner = ObjectStoreSpec.inMemory(name);
       store =
@@ -86,7 +106,7 @@ class CommitFaultTest {
                       StoreConfig.of(ObjectStoreSpec.faulty(inner, injector), "lake")
                           .withSettings(settings()))
                   .openWriter());
-      catalog = Catalog.open(store, CatalogOptions.defaults());
+      catalog = Catalog.open(store, CatalogOptions.defaults().withCheckpointPublication(publish));
     }
 
     /**
@@ -96,14 +116,19 @@ class CommitFaultTest {
      * a table's stats, as it was then; a lake read back shows it as it is now.)
      */
     static Lake withHistory() {
+      return withHistory(true);
+    }
+
+    /** {@link #withHistory()}, the lake's catalog publishing checkpoints or not. */
+    static Lake withHistory(boolean publish) {
       String name = "fault-" + UUID.randomUUID();
-      Lake first = new Lake(name);
+      Lake first = new Lake(name, true);
       CommitUnderTest.history(first.catalog);
       first.catalog.close();
       first.store.close();
       first.injector.close();
       String before = readBack(first.inner);
-      Lake lake = new Lake(name);
+      Lake lake = new Lake(name, publish);
       lake.before = before;
       return lake;
     }
@@ -128,6 +153,10 @@ class CommitFaultTest {
     String closeAndReadBack() {
       store.stop();
       try {
+        if (rival != null) {
+          rival.close();
+          rival = null;
+        }
         catalog.close();
         store.close();
       } catch (MoraineException | KvException expected) {
@@ -150,6 +179,9 @@ class CommitFaultTest {
 
     @Override
     public void close() {
+      if (rival != null) {
+        rival.close();
+      }
       injector.close();
       ObjectStoreSpec.dropInMemory(name);
     }
@@ -177,8 +209,8 @@ class CommitFaultTest {
     assertEquals("store.begin", reference.calls().get(0), "the transaction opens first");
     assertTrue(reference.calls().contains("tx.putAll"), reference.calls().toString());
     assertEquals(
-        List.of("tx.commit", "store.flushWal"),
-        reference.calls().subList(reference.calls().size() - 2, reference.calls().size()));
+        List.of("tx.commit", "store.flushWal", PUBLISHING),
+        reference.calls().subList(reference.calls().size() - 3, reference.calls().size()));
     List<DynamicTest> cases = new ArrayList<>();
     for (int i = 0; i < reference.calls().size(); i++) {
       String call = reference.calls().get(i);
@@ -187,7 +219,7 @@ class CommitFaultTest {
           DynamicTest.dynamicTest(
               "call " + i + " " + call + " fails before submission",
               () -> faultAt(index, call, Mode.BEFORE_SUBMISSION, reference)));
-      if (SUBMITTING.contains(call)) {
+      if (SUBMITTING.contains(call) || call.equals(PUBLISHING)) {
         cases.add(
             DynamicTest.dynamicTest(
                 "call " + i + " " + call + " fails after submission",
@@ -207,6 +239,18 @@ class CommitFaultTest {
             CommitUnderTest.run(tx);
           };
       lake.store.record(index, mode);
+      if (call.equals(PUBLISHING)) {
+        // The commit is durable when its publication fails (here the failure kills the handle, so
+        // it is not tried again): unknown to the caller, never re-run, and there on reopening.
+        CommitOutcomeUnknownException e =
+            assertThrows(
+                CommitOutcomeUnknownException.class, () -> lake.catalog.commit(counted::accept));
+        assertTrue(e.getMessage().contains("is durable"), e.getMessage());
+        assertEquals(call, lake.store.failed(), "the fault reached the call it was aimed at");
+        assertEquals(1, runs[0], "a failed publication never re-runs the mutation");
+        assertEquals(reference.after(), CommitUnderTest.withoutTimes(lake.closeAndReadBack()));
+        return;
+      }
       boolean submitted =
           call.equals("store.flushWal")
               || (call.equals("tx.commit") && mode == Mode.AFTER_SUBMISSION);
@@ -232,19 +276,20 @@ class CommitFaultTest {
 
   /**
    * The commit under test on its first run lets another commit land first (a table of its own,
-   * committed on another thread while the closure waits, its calls not named), so the attempt loses
-   * the head, classifies the winner (benign: a different table) and runs again. Every call from the
-   * first run to the landing of the second is then failed in turn, the classification reads and the
-   * second attempt's calls included.
+   * committed by a second writer catalog while the closure waits, its calls not named), so the
+   * attempt loses the head, classifies the winner (benign: a different table) and runs again. Every
+   * call from the first run to the landing of the second is then failed in turn, the classification
+   * reads and the second attempt's calls included.
    */
   private static void racedUnderTest(Lake lake, Transaction tx, int run) {
     CommitUnderTest.run(tx);
     if (run == 1) {
+      Catalog rival = lake.rival();
       lake.store.unrecorded(
           () ->
               CompletableFuture.runAsync(
                       () ->
-                          lake.catalog.commit(
+                          rival.commit(
                               other ->
                                   other.createTable(
                                       0, "other", List.of(ColumnDef.of("o", "int64")))))
@@ -295,8 +340,9 @@ class CommitFaultTest {
     RacedReference reference = racedReference();
     List<String> calls = reference.calls();
     int last = calls.size() - 1;
-    assertEquals("store.flushWal", calls.get(last));
-    assertEquals("tx.commit", calls.get(last - 1));
+    assertEquals(PUBLISHING, calls.get(last));
+    assertEquals("store.flushWal", calls.get(last - 1));
+    assertEquals("tx.commit", calls.get(last - 2));
     assertEquals(
         2,
         calls.stream().filter("store.begin"::equals).count(),
@@ -311,7 +357,7 @@ class CommitFaultTest {
               () -> racedFaultAt(index, Mode.BEFORE_SUBMISSION, reference)));
       // Only the landing attempt submits: the first attempt's commit is refused by the store
       // before anything is handed over.
-      if (i >= last - 1) {
+      if (i >= last - 2) {
         cases.add(
             DynamicTest.dynamicTest(
                 "call " + i + " " + call + " fails after submission",
@@ -328,13 +374,22 @@ class CommitFaultTest {
       String before = lake.before;
       AtomicInteger runs = new AtomicInteger();
       lake.store.record(index, mode);
+      if (call.equals(PUBLISHING)) {
+        assertThrows(
+            CommitOutcomeUnknownException.class,
+            () -> lake.catalog.commit(tx -> racedUnderTest(lake, tx, runs.incrementAndGet())));
+        assertEquals(call, lake.store.failed(), "the fault reached the call it was aimed at");
+        assertEquals(2, runs.get(), "a failed publication never re-runs the mutation");
+        assertEquals(reference.both(), CommitUnderTest.withoutTimes(lake.closeAndReadBack()));
+        return;
+      }
       MoraineException e =
           assertThrows(
               MoraineException.class,
               () -> lake.catalog.commit(tx -> racedUnderTest(lake, tx, runs.incrementAndGet())));
       assertEquals(call, lake.store.failed(), "the fault reached the call it was aimed at");
       assertTrue(runs.get() <= 2, "runs " + runs.get());
-      boolean submitted = index == calls.size() - 1 || mode == Mode.AFTER_SUBMISSION;
+      boolean submitted = index == calls.size() - 2 || mode == Mode.AFTER_SUBMISSION;
       String after = lake.closeAndReadBack();
       if (submitted) {
         assertEquals(CommitOutcomeUnknownException.class, e.getClass(), e.toString());
@@ -371,14 +426,16 @@ class CommitFaultTest {
   }
 
   /**
-   * The object-store operations a commit does not wait on: with every LIST and every manifest PUT
-   * failing, the commit still lands, so the cases above cover every object-store operation on the
-   * commit path (GETs of SSTs, the WAL PUT). (The writer's background manifest polling may meet
-   * those failures meanwhile; they are not counted here, since they belong to no commit.)
+   * The object-store operations a commit does not wait on when it publishes no checkpoint: with
+   * every LIST and every manifest PUT failing, the commit still lands, so the cases above cover
+   * every object-store operation on that path (GETs of SSTs, the WAL PUT). (The writer's background
+   * manifest polling may meet those failures meanwhile; they are not counted here, since they
+   * belong to no commit.) With publication on, the manifest PUT is the publication: see {@link
+   * #aCommitWhosePublicationKeepsFailing_isDurableButUnknown_andNeverReRun}.
    */
   @Test
   void aCommit_landsWhileListsAndManifestWritesFail() {
-    try (Lake lake = Lake.withHistory()) {
+    try (Lake lake = Lake.withHistory(false)) {
       lake.injector.failLists(0, 1_000, null);
       lake.injector.failPuts(0, 1_000, FaultInjector.MANIFEST, false);
       long walPuts = lake.injector.putCount(FaultInjector.WAL);
@@ -389,6 +446,29 @@ class CommitFaultTest {
       lake.injector.reset();
       lake.catalog.close();
       lake.store.close();
+    }
+  }
+
+  @Test
+  void aCommitWhosePublicationKeepsFailing_isDurableButUnknown_andNeverReRun() {
+    try (Lake lake = Lake.withHistory()) {
+      int[] runs = {0};
+      lake.injector.failPuts(0, 1_000, FaultInjector.MANIFEST, false);
+      CommitOutcomeUnknownException e =
+          assertThrows(
+              CommitOutcomeUnknownException.class,
+              () ->
+                  lake.catalog.commit(
+                      tx -> {
+                        runs[0]++;
+                        CommitUnderTest.run(tx);
+                      }));
+      assertTrue(e.getMessage().contains("is durable"), e.getMessage());
+      assertEquals(1, runs[0], "publication failures never re-run the mutation");
+      assertEquals(3, e.attemptedSnapshotId().orElseThrow());
+      lake.injector.reset();
+      String after = CommitUnderTest.withoutTimes(lake.closeAndReadBack());
+      assertTrue(after.contains("\"snapshot_id\":3"), "the durable commit is there on reopening");
     }
   }
 

@@ -30,6 +30,13 @@ final class CommitLake implements AutoCloseable {
   final KvStore store;
   final Catalog catalog;
 
+  /**
+   * A second writer catalog on the same store handle, opened on first use: its commits land through
+   * a commit path of their own, so a body of {@link #catalog} can wait for one of them and lose the
+   * race for the head to it (commits of one catalog share batches and never race).
+   */
+  private Catalog rival;
+
   CommitLake() {
     StoreSettings settings =
         StoreSettings.defaults()
@@ -82,24 +89,38 @@ final class CommitLake implements AutoCloseable {
     return racing(races, rival, new AtomicInteger(), mine);
   }
 
+  /** The second writer catalog on this lake's store (see {@link #rival}). */
+  synchronized Catalog rival() {
+    if (rival == null) {
+      rival = Catalog.open(store, CatalogOptions.defaults());
+    }
+    return rival;
+  }
+
   /**
    * {@code mine} as a closure that loses its first {@code races} runs: each of them, after running
-   * {@code mine}, commits {@code rival} on another thread and waits for it, so the head moves under
-   * the running commit. {@code runs} counts every run. The wait is what orders the rival's commit
-   * before this one's submission; the rival never waits for this commit, so nothing deadlocks.
+   * {@code mine}, commits {@code rival} through the {@link #rival()} catalog and waits for it, so
+   * the head moves under the running commit. {@code runs} counts every run. The wait is what orders
+   * the rival's commit before this one's submission; the rival never waits for this commit, so
+   * nothing deadlocks.
    */
   CommitBody racing(int races, CommitBody rival, AtomicInteger runs, CommitBody mine) {
     return tx -> {
       int run = runs.incrementAndGet();
       mine.run(tx);
       if (run <= races) {
-        CompletableFuture.runAsync(() -> catalog.commit(rival)).join();
+        CompletableFuture.runAsync(() -> rival().commit(rival)).join();
       }
     };
   }
 
   @Override
   public void close() {
+    synchronized (this) {
+      if (rival != null) {
+        rival.close();
+      }
+    }
     catalog.close();
     store.close();
     ObjectStoreSpec.dropInMemory(name);

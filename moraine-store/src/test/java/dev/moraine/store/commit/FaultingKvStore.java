@@ -26,9 +26,9 @@ import java.util.List;
  * native call fails at the JNI boundary either before it hands anything to SlateDB ({@link
  * Mode#BEFORE_SUBMISSION}) or right after ({@link Mode#AFTER_SUBMISSION}, for calls that submit).
  *
- * <p>One thread at a time: the call list and the armed fault are plain fields, read and written by
- * the thread that drives the catalog (and, inside {@link #unrecorded}, by a thread it waits for,
- * which only reads them).
+ * <p>The calls come from the catalog's commit and flush threads, one after the other, and the test
+ * thread reads what they named: the call list and the armed fault are guarded by this object's
+ * monitor (held only to name a call, never across it).
  */
 final class FaultingKvStore extends ForwardingKvStore {
   /** Where inside the chosen call the native failure happens. */
@@ -38,7 +38,7 @@ final class FaultingKvStore extends ForwardingKvStore {
   }
 
   private final List<String> calls = new ArrayList<>();
-  private boolean recording;
+  private volatile boolean recording;
   private int failAt = -1;
   private Mode mode;
   private String failed;
@@ -48,7 +48,7 @@ final class FaultingKvStore extends ForwardingKvStore {
   }
 
   /** Starts naming calls afresh; with {@code failAt >= 0}, the call of that index fails. */
-  void record(int failAt, Mode mode) {
+  synchronized void record(int failAt, Mode mode) {
     calls.clear();
     this.recording = true;
     this.failAt = failAt;
@@ -57,7 +57,7 @@ final class FaultingKvStore extends ForwardingKvStore {
   }
 
   /** Stops naming calls and disarms any fault not yet reached. */
-  void stop() {
+  synchronized void stop() {
     recording = false;
     failAt = -1;
   }
@@ -78,22 +78,22 @@ final class FaultingKvStore extends ForwardingKvStore {
   }
 
   /** How many calls were named so far. */
-  int named() {
+  synchronized int named() {
     return calls.size();
   }
 
   /** The calls named since {@link #record}. */
-  List<String> calls() {
+  synchronized List<String> calls() {
     return List.copyOf(calls);
   }
 
   /** The name of the call that was made to fail, or null if none was reached. */
-  String failed() {
+  synchronized String failed() {
     return failed;
   }
 
   /** Names the call and, if it is the chosen one, arms the native failure on {@code view}. */
-  private void enter(String name, KvReadView view) {
+  private synchronized void enter(String name, KvReadView view) {
     if (!recording) {
       return;
     }

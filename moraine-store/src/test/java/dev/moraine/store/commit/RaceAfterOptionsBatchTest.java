@@ -37,8 +37,9 @@ import net.jqwik.api.Example;
  * premise, whatever the conflict matrix would have said of it (RFC 0004 §5). This is the race
  * behind the rarer failure of {@link ConcurrentVerbModelPropertiesTest} (RFC 0004 §9), which judged
  * such a re-run against the snapshot right after the first run's premise. Forced here: the first
- * run lands an options batch from another thread, and a store decorator lands a delete file when
- * the re-run opens its store transaction, after the runner's read of the winners.
+ * run lands an options batch through a second writer catalog on the same store, and a store
+ * decorator lands a delete file (through that catalog too) when the commit thread opens the
+ * re-run's store transaction, after the read of the winners.
  */
 class RaceAfterOptionsBatchTest {
 
@@ -93,14 +94,14 @@ class RaceAfterOptionsBatchTest {
                     .withSettings(StoreSettings.defaults().withFlushTimerOff()))
             .openWriter();
     BeginHook store = new BeginHook(raw);
-    try (Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+    try (Catalog catalog = Catalog.open(store, CatalogOptions.defaults());
+        Catalog rival = Catalog.open(store, CatalogOptions.defaults())) {
       catalog.commit(tx -> tx.createTable(0, "t", List.of(ColumnDef.of("a", "int64"))));
       catalog.commit(tx -> tx.registerDataFile(1, NewDataFile.parquet("f", 20, 100, 10)));
       CatalogModel.Intent insert = new CatalogModel.Intent.InsertInlined(1, 1);
       CatalogModel.Intent delete = new CatalogModel.Intent.RegisterDelete(1, 0);
       Map<Long, Attempt> landed = new TreeMap<>();
       List<Attempt> runs = new ArrayList<>();
-      Thread committer = Thread.currentThread();
       long id =
           catalog.commit(
               tx -> {
@@ -109,16 +110,17 @@ class RaceAfterOptionsBatchTest {
                 if (runs.size() == 1) {
                   // An options batch moves the head: this run's submission loses to it alone.
                   CompletableFuture.runAsync(
-                          () -> catalog.commit(o -> o.setOption(OptionScope.global(), "k", "v")))
+                          () -> rival.commit(o -> o.setOption(OptionScope.global(), "k", "v")))
                       .join();
-                  // After the runner found no snapshot above the premise, the delete lands.
+                  // After the winners were found to mint no snapshot, the delete lands: when the
+                  // commit thread (this body's thread) opens the re-run's transaction.
                   store.arm(
-                      committer,
+                      Thread.currentThread(),
                       () ->
                           CompletableFuture.runAsync(
                                   () -> {
                                     long at =
-                                        catalog.commit(
+                                        rival.commit(
                                             d -> {
                                               landed.put(
                                                   d.premise().snapshotId() + 1, attempt(d, delete));

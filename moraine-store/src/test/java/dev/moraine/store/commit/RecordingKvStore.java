@@ -39,12 +39,26 @@ import java.util.concurrent.locks.ReentrantLock;
  * bare store; only their submissions are ordered, which the store does anyway.
  */
 final class RecordingKvStore extends ForwardingKvStore {
-  /** One write and the store around it. {@code refused} is true for a commit that threw. */
+  /**
+   * One write and the store around it. {@code refused} is true for a commit that threw. {@code
+   * members} splits {@code ops} by the commit each came from: a batch of several commits buffers
+   * each one's operations in a call of its own (a transaction's {@code putAll}), in staging order.
+   */
   record Landed(
       NavigableMap<byte[], byte[]> before,
       NavigableMap<byte[], byte[]> after,
       List<WriteBatch.Op> ops,
-      boolean refused) {}
+      boolean refused,
+      List<List<WriteBatch.Op>> members) {
+    /** A write of one commit. */
+    Landed(
+        NavigableMap<byte[], byte[]> before,
+        NavigableMap<byte[], byte[]> after,
+        List<WriteBatch.Op> ops,
+        boolean refused) {
+      this(before, after, ops, refused, List.of(ops));
+    }
+  }
 
   private final ReentrantLock writeLock = new ReentrantLock();
   // Entries handed to the catalog by reads through this store, its snapshots and transactions.
@@ -151,7 +165,13 @@ final class RecordingKvStore extends ForwardingKvStore {
     T submit();
   }
 
-  private <T> T recorded(List<WriteBatch.Op> ops, Submission<T> submission) {
+  private <T> T recorded(List<List<WriteBatch.Op>> members, Submission<T> submission) {
+    List<WriteBatch.Op> ops = new ArrayList<>();
+    List<List<WriteBatch.Op>> parts = new ArrayList<>();
+    for (List<WriteBatch.Op> m : members) {
+      ops.addAll(m);
+      parts.add(List.copyOf(m));
+    }
     writeLock.lock();
     try {
       NavigableMap<byte[], byte[]> before = contents();
@@ -159,12 +179,12 @@ final class RecordingKvStore extends ForwardingKvStore {
       try {
         result = submission.submit();
       } catch (RuntimeException refused) {
-        Landed record = new Landed(before, contents(), List.copyOf(ops), true);
+        Landed record = new Landed(before, contents(), List.copyOf(ops), true, List.copyOf(parts));
         landed.add(record);
         refusedOnThread.set(record);
         throw refused;
       }
-      landed.add(new Landed(before, contents(), List.copyOf(ops), false));
+      landed.add(new Landed(before, contents(), List.copyOf(ops), false, List.copyOf(parts)));
       return result;
     } finally {
       writeLock.unlock();
@@ -173,14 +193,14 @@ final class RecordingKvStore extends ForwardingKvStore {
 
   @Override
   public WriteReceipt write(WriteBatch batch) {
-    return recorded(batch.ops(), () -> delegate.write(batch));
+    return recorded(List.of(batch.ops()), () -> delegate.write(batch));
   }
 
   @Override
   public List<WriteReceipt> writeAll(List<WriteBatch> batches) {
-    List<WriteBatch.Op> ops = new ArrayList<>();
-    batches.forEach(b -> ops.addAll(b.ops()));
-    return recorded(ops, () -> delegate.writeAll(batches));
+    List<List<WriteBatch.Op>> members = new ArrayList<>();
+    batches.forEach(b -> members.add(b.ops()));
+    return recorded(members, () -> delegate.writeAll(batches));
   }
 
   @Override
@@ -190,8 +210,9 @@ final class RecordingKvStore extends ForwardingKvStore {
 
   /** A transaction whose buffered writes are mirrored, to be recorded with its commit. */
   private final class Recording extends ReadRoutedTransaction {
-    // Confined to the thread running the commit, like the transaction itself.
-    private final List<WriteBatch.Op> ops = new ArrayList<>();
+    // Confined to the thread running the commit, like the transaction itself: one list per
+    // buffering call (a batch buffers each member's writes with one putAll).
+    private final List<List<WriteBatch.Op>> members = new ArrayList<>();
 
     Recording(KvTransaction tx) {
       super(tx);
@@ -200,24 +221,24 @@ final class RecordingKvStore extends ForwardingKvStore {
     @Override
     public void put(byte[] key, byte[] value) {
       delegate.put(key, value);
-      ops.add(new WriteBatch.Op(key.clone(), value.clone()));
+      members.add(List.of(new WriteBatch.Op(key.clone(), value.clone())));
     }
 
     @Override
     public void delete(byte[] key) {
       delegate.delete(key);
-      ops.add(new WriteBatch.Op(key.clone(), null));
+      members.add(List.of(new WriteBatch.Op(key.clone(), null)));
     }
 
     @Override
     public void putAll(WriteBatch batch) {
       delegate.putAll(batch);
-      ops.addAll(batch.ops());
+      members.add(List.copyOf(batch.ops()));
     }
 
     @Override
     public WriteReceipt commit() {
-      return recorded(ops, delegate::commit);
+      return recorded(members, delegate::commit);
     }
   }
 }

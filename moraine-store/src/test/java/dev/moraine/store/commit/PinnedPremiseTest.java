@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.moraine.core.catalog.CommitConflictException;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.InlineFlush;
@@ -14,14 +15,15 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
- * A verb's typed refusal while another commit moved the head is a lost race, re-run on the new
- * head; with the head unmoved it reaches the caller after one run (RFC 0004 §4.1, step 4).
+ * Every read a body makes is a read of its premise, whatever lands in the store meanwhile: the
+ * premise reads through the batch's store transaction (RFC 0004 §4.1). A commit of another writer
+ * that lands while the body runs is therefore invisible to it, and makes the batch lose the race
+ * for the head; the body is then judged against it like any lost race.
  *
- * <p>The race is forced, not waited for: the closure's first run lands a flush of the same inlined
- * rows from another thread, so its own flush then finds the chunks gone, although its premise still
- * holds them.
+ * <p>The race is forced, not waited for: the body's first run lands a flush of the same inlined
+ * rows through a second writer catalog on the same store, and waits for it.
  */
-class RefusalAfterMovedHeadTest {
+class PinnedPremiseTest {
 
   private static final InlineFlush TWO_ROWS =
       InlineFlush.of(NewDataFile.parquet("two.parquet", 2, 600, 400));
@@ -39,30 +41,31 @@ class RefusalAfterMovedHeadTest {
   }
 
   @Test
-  void aRefusalOnRowsAFlushDrainedMeanwhileIsReRunOnTheNewHead() {
+  void aFlushLandingWhileTheBodyRuns_isNotSeen_andTheSecondFlushConflicts() {
     try (CommitLake lake = new CommitLake()) {
       tableWithTwoInlinedRows(lake);
       List<Long> premises = new ArrayList<>();
-      InvalidArgumentException refused =
+      CommitConflictException conflict =
           assertThrows(
-              InvalidArgumentException.class,
+              CommitConflictException.class,
               () ->
                   lake.catalog.commit(
                       tx -> {
                         premises.add(tx.premise().snapshotId());
                         if (premises.size() == 1) {
-                          // Land the competing flush now, from another thread, and wait for it.
+                          // Land the competing flush now, through the other writer, and wait.
                           CompletableFuture.runAsync(
-                                  () -> lake.catalog.commit(o -> o.flushInlined(1, TWO_ROWS)))
+                                  () -> lake.rival().commit(o -> o.flushInlined(1, TWO_ROWS)))
                               .join();
                         }
+                        // The rows are still inlined in this body's premise, drained or not.
+                        assertEquals(2, tx.premise().inlinedRows(1).rows().size());
                         tx.flushInlined(1, TWO_ROWS);
                       }));
-      // First run: premise 2 (the rows inlined), refused because the flush at 3 drained them; the
-      // head had moved, so the closure ran again on snapshot 3, where there is nothing to flush and
-      // the refusal stands.
-      assertEquals(List.of(2L, 3L), premises);
-      assertTrue(refused.getMessage().contains("no inlined rows"), refused.getMessage());
+      // One run, on premise 2: the competing flush at 3 took the head, and two flushes of one
+      // table's inlined rows conflict, as in stock DuckLake.
+      assertEquals(List.of(2L), premises);
+      assertTrue(conflict.getMessage().contains("conflict"), conflict.getMessage());
       assertEquals(3, lake.catalog.snapshot().snapshotId(), "only the competing flush landed");
     }
   }
