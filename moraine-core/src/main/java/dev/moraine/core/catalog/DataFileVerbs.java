@@ -31,6 +31,7 @@ final class DataFileVerbs {
   }
 
   long register(long tableId, NewDataFile file) {
+    IndexGuard.refuseRowChange(s, tableId, "registerDataFile");
     long fileId = stageFile(tableId, file, s.newSnapshotId, null, null, false);
     s.record(
         DuckLakeOperation.INSERT_FILE,
@@ -45,6 +46,7 @@ final class DataFileVerbs {
    */
   long registerByName(
       long tableId, NewDataFile file, List<FileField> fields, boolean allowMissing) {
+    IndexGuard.refuseRowChange(s, tableId, "registerDataFileByName");
     if (fields == null) {
       throw new InvalidArgumentException("a file mapped by name needs at least one field");
     }

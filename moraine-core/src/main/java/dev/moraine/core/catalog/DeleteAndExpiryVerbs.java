@@ -21,6 +21,7 @@ final class DeleteAndExpiryVerbs {
   }
 
   long registerDeleteFile(long tableId, NewDeleteFile file) {
+    IndexGuard.refuseRowChange(s, tableId, "registerDeleteFile");
     long id = stageDeleteFile(tableId, file, s.newSnapshotId);
     s.deletedDataFileIds.add(file.dataFileId());
     s.record(
@@ -98,6 +99,7 @@ final class DeleteAndExpiryVerbs {
   }
 
   void expireDataFile(long tableId, long dataFileId) {
+    IndexGuard.refuseRowChange(s, tableId, "expireDataFile");
     s.requireTable(tableId);
     DataFileValue file = liveDataFile(tableId, dataFileId);
     for (DeleteFileValue d : s.deleteFileRecords(tableId)) {
@@ -119,6 +121,7 @@ final class DeleteAndExpiryVerbs {
   }
 
   void expireDeleteFile(long tableId, long deleteFileId) {
+    IndexGuard.refuseRowChange(s, tableId, "expireDeleteFile");
     s.requireTable(tableId);
     if (s.staged
         .get(new EntityKey.DeleteFile(tableId, deleteFileId), DeleteFileValue.class)

@@ -37,5 +37,10 @@ public enum ErrorCode {
   /** A commit lost every allowed attempt to concurrent commits; nothing of it was written. */
   RETRY_BUDGET_EXHAUSTED,
   /** A commit failed after it reached the store; whether it landed is not known. */
-  COMMIT_OUTCOME_UNKNOWN
+  COMMIT_OUTCOME_UNKNOWN,
+  /**
+   * A verb would change the rows of a table that carries equality indexes, or a column one of them
+   * names; this library does not maintain index entries, so it refuses. Nothing was staged.
+   */
+  INDEXED_TABLE
 }

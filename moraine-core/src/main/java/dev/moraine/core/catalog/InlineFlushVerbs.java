@@ -44,6 +44,7 @@ final class InlineFlushVerbs {
   }
 
   FlushedInline flush(long tableId, InlineFlush request) {
+    IndexGuard.refuseRowChange(s, tableId, "flushInlined");
     if (request == null) {
       throw new InvalidArgumentException("the flush request must not be null");
     }
