@@ -12,11 +12,15 @@
 //! - `hold <dir>` opens a writer, prints `open`, waits for a line on
 //!   standard input, tries one commit and prints `committed <id>` or
 //!   `fenced`.
+//! - `write-indexed <dir>` and `index-view <dir> [<value>...]` write a lake
+//!   with equality indexes and print what the crate's index API says about
+//!   it (see `indexed.rs`).
 //!
 //! Every failure is one line on stderr and exit status 1.
 
 mod append;
 mod dump;
+mod indexed;
 mod inline;
 mod lake;
 mod steps;
@@ -27,7 +31,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir>";
+    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir> | write-indexed <dir> | index-view <dir> [<value>...]";
 
 fn main() -> ExitCode {
     // A panic inside the crate or a dependency is reported like any other
@@ -79,6 +83,21 @@ fn run(args: &[String]) -> Result<(), String> {
             writeln!(out, "{json}")
                 .and_then(|()| out.flush())
                 .map_err(|e| format!("cannot write the dump: {e}"))
+        }
+        "write-indexed" => {
+            let [dir] = rest else {
+                return Err(USAGE.to_owned());
+            };
+            lake::runtime()?.block_on(indexed::write(Path::new(dir)))
+        }
+        "index-view" => {
+            let (dir, values) = rest.split_first().ok_or_else(|| USAGE.to_owned())?;
+            let runtime = lake::runtime()?;
+            let json = runtime.block_on(indexed::view(Path::new(dir), values))?;
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "{json}")
+                .and_then(|()| out.flush())
+                .map_err(|e| format!("cannot write the view: {e}"))
         }
         _ => Err(USAGE.to_owned()),
     }

@@ -39,5 +39,10 @@ public enum ErrorCode {
   /** A commit failed after it reached the store; whether it landed is not known. */
   COMMIT_OUTCOME_UNKNOWN,
   /** The thread waiting for a commit was interrupted before the commit was submitted. */
-  INTERRUPTED
+  INTERRUPTED,
+  /**
+   * A verb would change the rows of a table that carries equality indexes, or a column one of them
+   * names; this library does not maintain index entries, so it refuses. Nothing was staged.
+   */
+  INDEXED_TABLE
 }

@@ -60,6 +60,15 @@ import java.util.Optional;
  * next_file_id} for files, and each table's {@code next_row_id} for row ids. Names compare ASCII
  * case-insensitively, as in DuckLake.
  *
+ * <p><b>Indexed tables.</b> On a table that carries equality indexes (created by the Rust
+ * implementation), the verbs that change its rows ({@link #registerDataFile}, {@link
+ * #registerDataFileByName}, {@link #registerDeleteFile}, {@link #expireDataFile}, {@link
+ * #expireDeleteFile}, {@link #insertInlined}, {@link #updateRowInline}, {@link #deleteRowInline},
+ * {@link #flushInlined}), and {@link #dropColumn} and {@link #changeColumnType} of a column an
+ * index names, throw {@link IndexedTableException} and stage nothing: this library does not
+ * maintain index entries (RFC 0002 §10.1). Every other verb, and every verb on other tables, works
+ * as usual.
+ *
  * <p>A handle belongs to one run of the closure and to the thread running it; do not keep it past
  * the closure's return.
  */

@@ -67,6 +67,8 @@ public final class ColumnVerbs {
         }
       }
     }
+    IndexGuard.refuseColumnChange(
+        s, tableId, doomed, "dropColumn of column " + Long.toUnsignedString(columnId));
     // The columns' table column statistics stay: stock DuckLake keeps a dropped column's
     // ducklake_table_column_stats row, as it keeps a dropped table's (RFC 0004 §8.1).
     for (long id : doomed) {
@@ -95,6 +97,11 @@ public final class ColumnVerbs {
     s.requireTable(tableId);
     List<ColumnValue> live = s.columnRecords(tableId);
     ColumnValue column = VerbState.requireColumn(live, tableId, columnId);
+    IndexGuard.refuseColumnChange(
+        s,
+        tableId,
+        List.of(columnId),
+        "changeColumnType of column " + Long.toUnsignedString(columnId));
     ColumnDef probe = ColumnDef.of(column.getColumnName(), type);
     ColumnTrees.validate(List.of(probe), "the column");
     boolean hasFields =

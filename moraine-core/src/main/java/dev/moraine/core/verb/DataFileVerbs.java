@@ -33,6 +33,7 @@ public final class DataFileVerbs {
   }
 
   public long register(long tableId, NewDataFile file) {
+    IndexGuard.refuseRowChange(s, tableId, "registerDataFile");
     long fileId = stageFile(tableId, file, s.newSnapshotId, null, null, false);
     s.record(
         DuckLakeOperation.INSERT_FILE,
@@ -47,6 +48,7 @@ public final class DataFileVerbs {
    */
   public long registerByName(
       long tableId, NewDataFile file, List<FileField> fields, boolean allowMissing) {
+    IndexGuard.refuseRowChange(s, tableId, "registerDataFileByName");
     if (fields == null) {
       throw new InvalidArgumentException("a file mapped by name needs at least one field");
     }

@@ -24,6 +24,7 @@ public final class DeleteAndExpiryVerbs {
   }
 
   public long registerDeleteFile(long tableId, NewDeleteFile file) {
+    IndexGuard.refuseRowChange(s, tableId, "registerDeleteFile");
     long id = stageDeleteFile(tableId, file, s.newSnapshotId);
     s.deletedDataFileIds.add(file.dataFileId());
     s.record(
@@ -101,6 +102,7 @@ public final class DeleteAndExpiryVerbs {
   }
 
   public void expireDataFile(long tableId, long dataFileId) {
+    IndexGuard.refuseRowChange(s, tableId, "expireDataFile");
     s.requireTable(tableId);
     DataFileValue file = liveDataFile(tableId, dataFileId);
     for (DeleteFileValue d : s.deleteFileRecords(tableId)) {
@@ -122,6 +124,7 @@ public final class DeleteAndExpiryVerbs {
   }
 
   public void expireDeleteFile(long tableId, long deleteFileId) {
+    IndexGuard.refuseRowChange(s, tableId, "expireDeleteFile");
     s.requireTable(tableId);
     if (s.staged
         .get(new EntityKey.DeleteFile(tableId, deleteFileId), DeleteFileValue.class)

@@ -47,6 +47,7 @@ public final class InlineFlushVerbs {
   }
 
   public FlushedInline flush(long tableId, InlineFlush request) {
+    IndexGuard.refuseRowChange(s, tableId, "flushInlined");
     if (request == null) {
       throw new InvalidArgumentException("the flush request must not be null");
     }

@@ -66,6 +66,7 @@ public final class InlineVerbs {
   // ---- insert ----------------------------------------------------------------------------------
 
   public long insert(long tableId, List<List<Object>> rows) {
+    IndexGuard.refuseRowChange(s, tableId, "insertInlined");
     if (rows == null || rows.isEmpty()) {
       throw new InvalidArgumentException("an inlined insert needs at least one row");
     }
@@ -187,6 +188,7 @@ public final class InlineVerbs {
    * one and its next row id stays; the column statistics take in the new values.
    */
   public void updateRow(long tableId, long rowId, List<Object> values) {
+    IndexGuard.refuseRowChange(s, tableId, "updateRowInline");
     if (values == null) {
       throw new InvalidArgumentException("an inline update needs the row's new values");
     }
@@ -331,6 +333,7 @@ public final class InlineVerbs {
   // ---- delete ----------------------------------------------------------------------------------
 
   public void deleteRow(long tableId, long rowId) {
+    IndexGuard.refuseRowChange(s, tableId, "deleteRowInline");
     s.requireTable(tableId);
     run.refuseAfterFlush(tableId, "delete rows inline from");
     InlineTableState premise = run.premiseState(tableId);

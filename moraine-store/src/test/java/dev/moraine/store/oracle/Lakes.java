@@ -5,6 +5,9 @@ import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.dump.CatalogDump;
+import dev.moraine.core.kv.KeyRange;
+import dev.moraine.core.kv.KeyValue;
+import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvReader;
 import dev.moraine.core.kv.ReaderMode;
 import dev.moraine.store.ObjectStoreSpec;
@@ -13,6 +16,9 @@ import dev.moraine.store.StoreConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /** Opening and dumping a lake in a local directory the way both implementations do. */
@@ -30,6 +36,20 @@ final class Lakes {
         ReadOnlyCatalog catalog = Catalog.openReadOnly(reader, CatalogOptions.defaults())) {
       return at == null ? CatalogDump.allToString(catalog) : CatalogDump.atToString(catalog, at);
     }
+  }
+
+  /** Every key and value of the store, hex-encoded, read through a reader that writes nothing. */
+  static SortedMap<String, String> contents(Path lake) {
+    HexFormat hex = HexFormat.of();
+    SortedMap<String, String> all = new TreeMap<>();
+    try (KvReader reader = provider(lake).openReader(ReaderMode.followLatest());
+        KvIterator it = reader.scan(KeyRange.all())) {
+      while (it.hasNext()) {
+        KeyValue kv = it.next();
+        all.put(hex.formatHex(kv.key()), hex.formatHex(kv.value()));
+      }
+    }
+    return all;
   }
 
   static JsonNode lastOf(JsonNode array) {

@@ -24,19 +24,12 @@ import dev.moraine.core.keyspace.proto.SnapshotValue;
 import dev.moraine.core.keyspace.proto.TagEntry;
 import dev.moraine.core.keyspace.proto.TagValue;
 import dev.moraine.core.keyspace.value.ValueCodec;
-import dev.moraine.core.kv.KeyRange;
-import dev.moraine.core.kv.KeyValue;
-import dev.moraine.core.kv.KvIterator;
-import dev.moraine.core.kv.KvReader;
 import dev.moraine.core.kv.KvStore;
-import dev.moraine.core.kv.ReaderMode;
 import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.core.kv.WriteReceipt;
 import java.nio.file.Path;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.SortedMap;
-import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,20 +58,6 @@ class RustLakeInteropTest {
     rustDump = oracle.dump(rustLake);
   }
 
-  /** Every key and value of the store, hex-encoded, read through a reader that writes nothing. */
-  private static SortedMap<String, String> contents(Path lake) {
-    HexFormat hex = HexFormat.of();
-    SortedMap<String, String> all = new TreeMap<>();
-    try (KvReader reader = Lakes.provider(lake).openReader(ReaderMode.followLatest());
-        KvIterator it = reader.scan(KeyRange.all())) {
-      while (it.hasNext()) {
-        KeyValue kv = it.next();
-        all.put(hex.formatHex(kv.key()), hex.formatHex(kv.value()));
-      }
-    }
-    return all;
-  }
-
   @Test
   void theRustWorkloadIsNotTrivial() throws Exception {
     JsonNode dump = JsonTrees.parse(rustDump);
@@ -104,7 +83,7 @@ class RustLakeInteropTest {
 
   @Test
   void asAWriter_everySnapshot_isTheCratesTree_andTheOpenWritesNoKey() throws Exception {
-    SortedMap<String, String> before = contents(rustLake);
+    SortedMap<String, String> before = Lakes.contents(rustLake);
     String java;
     try (KvStore store = Lakes.provider(rustLake).openWriter();
         Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
@@ -112,7 +91,7 @@ class RustLakeInteropTest {
       java = CatalogDump.allToString(catalog);
     }
     JsonTrees.assertSameTree("moraine-oracle dump", rustDump, "CatalogDump (writer)", java);
-    assertEquals(before, contents(rustLake), "opening the lake as a writer changed a key");
+    assertEquals(before, Lakes.contents(rustLake), "opening the lake as a writer changed a key");
   }
 
   @Test
