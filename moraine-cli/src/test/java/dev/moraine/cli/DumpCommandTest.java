@@ -139,11 +139,12 @@ class DumpCommandTest {
   void aStoreWithoutACatalog_isRefused_andLeftAsItWas() throws IOException {
     Path store = dir.resolve("plain-store");
     try (KvStore kv = new SlateStoreProvider(config(store, "")).openWriter()) {
-      kv.awaitDurable(
+      var receipt =
           kv.write(
               new WriteBatch()
-                  .put(
-                      "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8))));
+                  .put("k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)));
+      kv.flushWal();
+      kv.awaitDurable(receipt);
     }
     SortedMap<String, String> before = tree(store);
     assertRefused(run("dump", store.toString()), "holds no catalog");
@@ -214,7 +215,9 @@ class DumpCommandTest {
                           .setBatchSeq(head.getBatchSeq() + 1)
                           .build()))
               .delete(KeyCodec.encode(zero));
-      kv.awaitDurable(kv.write(batch));
+      var receipt = kv.write(batch);
+      kv.flushWal();
+      kv.awaitDurable(receipt);
     }
   }
 }
