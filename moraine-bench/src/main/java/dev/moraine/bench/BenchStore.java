@@ -8,10 +8,12 @@ import dev.moraine.store.StoreSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
+import dev.moraine.store.FaultInjector;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.UUID;
 
 /**
@@ -28,13 +30,16 @@ final class BenchStore implements AutoCloseable {
     /** A directory under the system temp directory; every write fsynced (the default). */
     LOCAL,
     /** The same without fsync: writes reach the page cache only. */
-    LOCAL_NO_FSYNC;
+    LOCAL_NO_FSYNC,
+    /** The in-memory store with 25 ms added to every PUT, as a remote object store costs. */
+    MEMORY_PUT_25MS;
 
     static Kind parse(String name) {
       return switch (name) {
         case "memory" -> MEMORY;
         case "local" -> LOCAL;
         case "local-nofsync" -> LOCAL_NO_FSYNC;
+        case "memory-put25ms" -> MEMORY_PUT_25MS;
         default -> throw new IllegalArgumentException("unknown object store " + name);
       };
     }
@@ -52,11 +57,33 @@ final class BenchStore implements AutoCloseable {
 
   /** Opens a writer on a new empty store of {@code kind}. */
   static BenchStore open(Kind kind) {
+    return open(kind, null);
+  }
+
+  /**
+   * Opens a writer on a new empty store named as {@link Kind#parse} reads it, seen through {@code
+   * injector} (which then counts its operations; a store with added latency needs one).
+   */
+  static BenchStore open(String kind, FaultInjector injector) {
+    return open(Kind.parse(kind), injector);
+  }
+
+  private static ObjectStoreSpec counted(ObjectStoreSpec spec, FaultInjector injector) {
+    return injector == null ? spec : ObjectStoreSpec.faulty(spec, injector);
+  }
+
+  private static BenchStore open(Kind kind, FaultInjector injector) {
     StoreSettings settings = StoreSettings.defaults().withFlushTimerOff();
     switch (kind) {
-      case MEMORY -> {
+      case MEMORY, MEMORY_PUT_25MS -> {
         String name = "bench-" + UUID.randomUUID();
-        ObjectStoreSpec spec = ObjectStoreSpec.inMemory(name);
+        ObjectStoreSpec spec = counted(ObjectStoreSpec.inMemory(name), injector);
+        if (kind == Kind.MEMORY_PUT_25MS) {
+          if (injector == null) {
+            throw new IllegalArgumentException("a store with added latency needs an injector");
+          }
+          injector.latency(Duration.ofMillis(25), Duration.ZERO);
+        }
         KvStore store =
             new SlateStoreProvider(StoreConfig.of(spec, "bench").withSettings(settings))
                 .openWriter();
@@ -70,7 +97,7 @@ final class BenchStore implements AutoCloseable {
           throw new UncheckedIOException(e);
         }
         ObjectStoreSpec.LocalDirectory local = ObjectStoreSpec.localDirectory(dir);
-        ObjectStoreSpec spec = kind == Kind.LOCAL ? local : local.withoutFsync();
+        ObjectStoreSpec spec = counted(kind == Kind.LOCAL ? local : local.withoutFsync(), injector);
         KvStore store =
             new SlateStoreProvider(StoreConfig.of(spec, "bench").withSettings(settings))
                 .openWriter();

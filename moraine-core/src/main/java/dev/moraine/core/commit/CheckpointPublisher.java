@@ -7,7 +7,12 @@ import dev.moraine.core.kv.KvStore;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,25 +23,42 @@ import org.slf4j.LoggerFactory;
  * opens, finds them. One publication covers a whole flush.
  *
  * <p>Each publication rewrites a manifest that lists every live checkpoint, so its cost grows with
- * their number; the checkpoints this writer published are therefore deleted once a newer one covers
- * them ({@link #prune}), keeping the live set at a few.
+ * their number: the checkpoints this writer published are deleted once a newer one covers them.
+ * Deleting is a manifest update too, so it runs on a thread of its own ({@code moraine-prune-<n>}),
+ * never on the flush thread's way to an acknowledgement; should it fall behind by {@link #MAX_LIVE}
+ * checkpoints, the flush thread waits for it, so the live set stays bounded.
  *
- * <p>Confined to the flush thread.
+ * <p>Concurrency: {@link #published} is guarded by its own monitor: the flush thread adds to it,
+ * the prune thread removes from it (and deletes outside the monitor). {@link #pruneQueued} keeps at
+ * most one prune task queued: a task takes it down before it looks at the set, so a publication
+ * made while a task runs queues the next one, and none is missed.
  */
-final class CheckpointPublisher {
+final class CheckpointPublisher implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointPublisher.class);
 
   /** Attempts at one publication before its commits are reported as unknown. */
   static final int ATTEMPTS = 3;
 
+  /** The most checkpoints of this writer left live while the prune thread catches up. */
+  static final int MAX_LIVE = 16;
+
   private final KvStore store;
   private final Duration lifetime;
   private final Deque<CheckpointId> published = new ArrayDeque<>();
-  private long publications;
+  private final AtomicBoolean pruneQueued = new AtomicBoolean();
+  private final AtomicLong publications = new AtomicLong();
+  private final ExecutorService pruner;
 
-  CheckpointPublisher(KvStore store, Duration lifetime) {
+  CheckpointPublisher(KvStore store, Duration lifetime, String threadName) {
     this.store = store;
     this.lifetime = lifetime;
+    this.pruner =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, threadName);
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /**
@@ -48,8 +70,27 @@ final class CheckpointPublisher {
     RuntimeException last = null;
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try {
-        published.addLast(store.createCheckpoint(lifetime));
-        publications++;
+        CheckpointId id = store.createCheckpoint(lifetime);
+        int live;
+        synchronized (published) {
+          published.addLast(id);
+          live = published.size();
+        }
+        publications.incrementAndGet();
+        if (live > MAX_LIVE) {
+          // The prune thread fell behind: delete here, so the manifest stays small.
+          prune();
+        } else if (live > 1 && pruneQueued.compareAndSet(false, true)) {
+          try {
+            pruner.execute(
+                () -> {
+                  pruneQueued.set(false);
+                  prune();
+                });
+          } catch (RejectedExecutionException closed) {
+            pruneQueued.set(false);
+          }
+        }
         return null;
       } catch (KvFencedException | KvClosedException dead) {
         return dead;
@@ -69,30 +110,52 @@ final class CheckpointPublisher {
   }
 
   /**
-   * Deletes up to {@code max} of the checkpoints this writer published that a newer one covers
-   * (every one but the newest), oldest first. A deletion that fails is left for a later call.
+   * Deletes the checkpoints this writer published that a newer one covers (every one but the
+   * newest), oldest first. A deletion that fails is left for a later call.
    */
-  void prune(int max) {
-    for (int i = 0; i < max && published.size() > 1; i++) {
-      CheckpointId oldest = published.peekFirst();
+  void prune() {
+    while (true) {
+      CheckpointId oldest;
+      synchronized (published) {
+        if (published.size() <= 1) {
+          return;
+        }
+        oldest = published.peekFirst();
+      }
       try {
         store.deleteCheckpoint(oldest);
-        published.removeFirst();
       } catch (RuntimeException e) {
         LOG.debug("deleting superseded checkpoint {} failed: {}", oldest, e.getMessage());
         return;
+      }
+      synchronized (published) {
+        published.remove(oldest);
       }
     }
   }
 
   /** How many of this writer's published checkpoints are live (not yet deleted). */
   int live() {
-    return published.size();
+    synchronized (published) {
+      return published.size();
+    }
   }
 
   /** How many checkpoints this writer has published. */
   long publications() {
-    return publications;
+    return publications.get();
+  }
+
+  /** Stops the prune thread, after a last prune of what it had left. */
+  @Override
+  public void close() {
+    pruner.shutdown();
+    try {
+      pruner.awaitTermination(1, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    prune();
   }
 
   private static void pause(long micros) {

@@ -50,7 +50,7 @@ public final class CommitPath implements AutoCloseable {
     FlushPacer pacer = new FlushPacer(settings.flushSpacing().toNanos());
     CheckpointPublisher publisher =
         settings.publishCheckpoints()
-            ? new CheckpointPublisher(store, settings.checkpointLifetime())
+            ? new CheckpointPublisher(store, settings.checkpointLifetime(), "moraine-prune-" + id)
             : null;
     this.flusher = new Flusher(store, pacer, publisher);
     Committer committer = new Committer(store, reads, admission, flusher, settings.maxMembers());

@@ -37,9 +37,6 @@ import org.slf4j.LoggerFactory;
 final class Flusher implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(Flusher.class);
 
-  /** Superseded checkpoints kept at most while commits keep arriving; pruned down when idle. */
-  static final int MAX_LIVE_CHECKPOINTS = 8;
-
   private final KvStore store;
   private final FlushPacer pacer;
   private final CheckpointPublisher publisher;
@@ -99,6 +96,16 @@ final class Flusher implements Runnable {
 
   @Override
   public void run() {
+    try {
+      loop();
+    } finally {
+      if (publisher != null) {
+        publisher.close();
+      }
+    }
+  }
+
+  private void loop() {
     while (true) {
       List<SubmittedBatch> batch;
       try {
@@ -238,9 +245,6 @@ final class Flusher implements Runnable {
       previous = fate;
     }
     finished(previous);
-    if (publisher != null) {
-      prune();
-    }
   }
 
   private boolean notYetDurable(List<SubmittedBatch> batches) {
@@ -260,22 +264,6 @@ final class Flusher implements Runnable {
       }
     }
     return false;
-  }
-
-  /** Deletes superseded checkpoints: all of them when no commit waits, else only past the cap. */
-  private void prune() {
-    boolean idle;
-    lock.lock();
-    try {
-      idle = pending.isEmpty();
-    } finally {
-      lock.unlock();
-    }
-    if (idle) {
-      publisher.prune(publisher.live());
-    } else if (publisher.live() > MAX_LIVE_CHECKPOINTS) {
-      publisher.prune(publisher.live() - MAX_LIVE_CHECKPOINTS);
-    }
   }
 
   private void finished(BatchFate fate) {
