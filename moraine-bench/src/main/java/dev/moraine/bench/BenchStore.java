@@ -1,6 +1,7 @@
 package dev.moraine.bench;
 
 import dev.moraine.core.kv.KvStore;
+import dev.moraine.store.FaultInjector;
 import dev.moraine.store.ObjectStoreSpec;
 import dev.moraine.store.SlateStoreProvider;
 import dev.moraine.store.StoreConfig;
@@ -8,7 +9,6 @@ import dev.moraine.store.StoreSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
-import dev.moraine.store.FaultInjector;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;

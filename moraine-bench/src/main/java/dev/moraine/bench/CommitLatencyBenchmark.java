@@ -71,8 +71,7 @@ public class CommitLatencyBenchmark {
     unpublishedStore = BenchStore.open(objectStore, injector);
     CatalogOptions options = CatalogOptions.defaults().withFlushSpacing(Duration.ZERO);
     published = Catalog.open(publishedStore.store(), options);
-    unpublished =
-        Catalog.open(unpublishedStore.store(), options.withCheckpointPublication(false));
+    unpublished = Catalog.open(unpublishedStore.store(), options.withCheckpointPublication(false));
     table = createTable(published);
     if (createTable(unpublished) != table) {
       throw new IllegalStateException("the two catalogs numbered their tables apart");
@@ -142,7 +141,8 @@ public class CommitLatencyBenchmark {
 
   private long commitOne(Catalog catalog) {
     String path = "f" + (files++) + ".parquet";
-    return catalog.commit(tx -> tx.registerDataFile(table, NewDataFile.parquet(path, 10, 900, 300)));
+    return catalog.commit(
+        tx -> tx.registerDataFile(table, NewDataFile.parquet(path, 10, 900, 300)));
   }
 
   private long check(long snapshot) {

@@ -45,9 +45,7 @@ public final class ConcurrencyChart {
         }
         double rate = Double.parseDouble(f[2]);
         if (rate > 0) {
-          series
-              .computeIfAbsent(f[0], XYSeries::new)
-              .addOrUpdate(Double.parseDouble(f[1]), rate);
+          series.computeIfAbsent(f[0], XYSeries::new).addOrUpdate(Double.parseDouble(f[1]), rate);
         }
       }
     }

@@ -26,16 +26,16 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Group commit under load: N threads commit as fast as they can through one catalog, each commit
  * registering one small data file, and the harness reports commits per second, commits per
- * write-ahead-log PUT (counted by the fault-injecting object store under the catalog, which
- * injects nothing unless asked), latency percentiles, checkpoint publications and the process's CPU
- * per commit, for every combination of object store, flush spacing, publication and concurrency it
- * is given. Each point runs on a fresh store: a warm-up, then a measured window.
+ * write-ahead-log PUT (counted by the fault-injecting object store under the catalog, which injects
+ * nothing unless asked), latency percentiles, checkpoint publications and the process's CPU per
+ * commit, for every combination of object store, flush spacing, publication and concurrency it is
+ * given. Each point runs on a fresh store: a warm-up, then a measured window.
  *
  * <p>Usage: {@code java -cp benchmarks.jar dev.moraine.bench.GroupCommitBench [--stores
  * memory,local,local-nofsync,memory-put25ms] [--spacings 0,10,100] [--publish on,off]
  * [--concurrency 1,2,4,...] [--tables shared|separate] [--warmup 2] [--seconds 5] [--csv FILE]}.
- * Prints one progress line per point on standard error and one CSV row per point (with a header)
- * on standard output or into {@code --csv}.
+ * Prints one progress line per point on standard error and one CSV row per point (with a header) on
+ * standard output or into {@code --csv}.
  */
 public final class GroupCommitBench {
   private GroupCommitBench() {}
@@ -156,7 +156,8 @@ public final class GroupCommitBench {
                       while (!stop.get()) {
                         String path = "f-" + me + "-" + (k++) + ".parquet";
                         CommitBody body =
-                            tx -> tx.registerDataFile(table, NewDataFile.parquet(path, 10, 900, 300));
+                            tx ->
+                                tx.registerDataFile(table, NewDataFile.parquet(path, 10, 900, 300));
                         long start = System.nanoTime();
                         catalog.commit(body);
                         long took = System.nanoTime() - start;
@@ -246,8 +247,7 @@ public final class GroupCommitBench {
   }
 
   private static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean)
-            ManagementFactory.getOperatingSystemMXBean())
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
   }
 

@@ -14,10 +14,9 @@ import java.util.List;
 /**
  * CPU and heap allocation per member of a batch: one caller hands in groups of k commits ({@code
  * Catalog.commitGroup}), each member registering one small data file into its own table, on the
- * in-memory store, flush spacing zero and publication off (the guarantee the Rust
- * implementation's group commit gives), and the harness divides the process's CPU time and the
- * bytes every thread allocated by the members landed. Warm-up groups run first and are not
- * counted.
+ * in-memory store, flush spacing zero and publication off (the guarantee the Rust implementation's
+ * group commit gives), and the harness divides the process's CPU time and the bytes every thread
+ * allocated by the members landed. Warm-up groups run first and are not counted.
  *
  * <p>Usage: {@code java -cp benchmarks.jar dev.moraine.bench.GroupCpuBench [--groups 1,8,64]
  * [--warmup-members 20000] [--members 20000]}. Prints one line per group size: {@code group=k
@@ -32,13 +31,18 @@ public final class GroupCpuBench {
     int members = 20_000;
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
-        case "--groups" -> groups = Arrays.stream(args[i + 1].split(",")).map(Integer::parseInt).toList();
+        case "--groups" ->
+            groups = Arrays.stream(args[i + 1].split(",")).map(Integer::parseInt).toList();
         case "--warmup-members" -> warmup = Integer.parseInt(args[i + 1]);
         case "--members" -> members = Integer.parseInt(args[i + 1]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    System.out.println("# nproc=" + Runtime.getRuntime().availableProcessors() + " load=" + GroupCommitBench.loadAverage());
+    System.out.println(
+        "# nproc="
+            + Runtime.getRuntime().availableProcessors()
+            + " load="
+            + GroupCommitBench.loadAverage());
     for (int k : groups) {
       try (BenchStore bench = BenchStore.open(BenchStore.Kind.MEMORY);
           Catalog catalog =
@@ -92,8 +96,7 @@ public final class GroupCpuBench {
   }
 
   private static long processCpu() {
-    return ((com.sun.management.OperatingSystemMXBean)
-            ManagementFactory.getOperatingSystemMXBean())
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
   }
 

@@ -23,8 +23,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * One batch of k commits handed in together ({@code Catalog.commitGroup}), each registering one
  * small data file into a table of its own, on the in-memory store with flush spacing zero and
- * publication off: the time of the whole batch (staging of every member, one write, one flush),
- * in microseconds. Divided by k, what a member of a batch of k costs; compare {@code members=1}.
+ * publication off: the time of the whole batch (staging of every member, one write, one flush), in
+ * microseconds. Divided by k, what a member of a batch of k costs; compare {@code members=1}.
  * {@link GroupCpuBench} measures the same batches' CPU and allocation.
  *
  * <p>The benchmark checks that every member landed with its own snapshot id, and throws if not.
@@ -54,8 +54,7 @@ public class GroupMemberBenchmark {
     List<CommitBody> create = new ArrayList<>();
     for (int i = 0; i < members; i++) {
       int k = i;
-      create.add(
-          tx -> tables[k] = tx.createTable(0, "t" + k, List.of(ColumnDef.of("x", "int64"))));
+      create.add(tx -> tables[k] = tx.createTable(0, "t" + k, List.of(ColumnDef.of("x", "int64"))));
     }
     catalog.commitGroup(create);
   }
