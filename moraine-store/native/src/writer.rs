@@ -9,7 +9,8 @@ use jni::sys::{jboolean, jbyteArray, jlong, jlongArray, JNI_FALSE, JNI_TRUE};
 use jni::JNIEnv;
 use slatedb::admin::Admin;
 use slatedb::config::{
-    CheckpointOptions, CheckpointScope, CompactorOptions, GarbageCollectorOptions, Settings,
+    CheckpointOptions, CheckpointScope, CompactorOptions, GarbageCollectorDirectoryOptions,
+    GarbageCollectorOptions, Settings,
 };
 use slatedb::object_store::ObjectStore;
 use slatedb::{CloseReason, Db, DbStatus, IsolationLevel};
@@ -244,9 +245,22 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbOpen<'l>(
             // could delete a file that client still needs: acceptable for a
             // local directory, which has one writer and is used for tests.
             let conditional = main.conditional_update && wal.is_none_or(|w| w.conditional_update);
+            // The manifest directory is collected twice a second, and a manifest is old enough to
+            // go after 10 seconds (SlateDB's defaults: every 10 minutes, after 5). A writer
+            // catalog publishes a short-lived checkpoint per log flush, so manifests come at the
+            // flush rate: each run also drops the expired checkpoints in one manifest update
+            // (SlateDB does that before every collection), which keeps the manifest's checkpoint
+            // list, and so the cost of every publication, small; and the directory stays short
+            // for the listings that find the latest manifest. A manifest a checkpoint still
+            // names is kept whatever its age.
             GarbageCollectorOptions {
                 boundary_files_enabled: conditional,
                 object_store_max_retries: max_retries,
+                manifest_options: Some(GarbageCollectorDirectoryOptions {
+                    interval: Some(Duration::from_millis(500)),
+                    min_age: Duration::from_secs(10),
+                    dry_run: false,
+                }),
                 ..GarbageCollectorOptions::default()
             }
         });

@@ -19,8 +19,10 @@ import java.util.Optional;
  * @param publishCheckpoints whether a commit returns only once a durable checkpoint covering it is
  *     published in the store's manifest, so that any reader opened afterwards finds it. One
  *     publication covers a whole flush. Default on
- * @param checkpointLifetime how long a published checkpoint lives if it is not deleted first (a
- *     writer deletes each one as soon as a newer one covers it); default one hour
+ * @param checkpointLifetime how long the checkpoint a writer publishes when it falls idle (a second
+ *     without a flush) or closes lives: it keeps the last commits covered once the short-lived
+ *     checkpoint of each flush (ten seconds) has expired; the writer deletes it when it publishes
+ *     the next one. Default one hour
  * @param maxBatchMembers the most commits of different callers one batch takes before it seals (a
  *     group handed in by one caller is never split); default 64
  * @param stallReport how long a commit waits in one go before the phase it waits in is logged (at

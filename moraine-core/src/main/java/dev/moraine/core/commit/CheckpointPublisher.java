@@ -5,13 +5,10 @@ import dev.moraine.core.kv.KvClosedException;
 import dev.moraine.core.kv.KvFencedException;
 import dev.moraine.core.kv.KvStore;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,16 +19,25 @@ import org.slf4j.LoggerFactory;
  * only then are the flush's commits acknowledged, so that a reader opened afterwards, however it
  * opens, finds them. One publication covers a whole flush.
  *
- * <p>Each publication rewrites a manifest that lists every live checkpoint, so its cost grows with
- * their number: the checkpoints this writer published are deleted once a newer one covers them.
- * Deleting is a manifest update too, so it runs on a thread of its own ({@code moraine-prune-<n>}),
- * never on the flush thread's way to an acknowledgement; should it fall behind by {@link #MAX_LIVE}
- * checkpoints, the flush thread waits for it, so the live set stays bounded.
+ * <p>The live set stays small without a deletion per publication. Each publication rewrites a
+ * manifest that lists every live checkpoint, so its cost grows with their number; but deleting one
+ * (SlateDB's {@code Admin}) lists the whole manifest directory first, whose length grows with the
+ * flush rate, so a deletion per flush would cost more than the publication it tidies. Instead:
  *
- * <p>Concurrency: {@link #published} is guarded by its own monitor: the flush thread adds to it,
- * the prune thread removes from it (and deletes outside the monitor). {@link #pruneQueued} keeps at
- * most one prune task queued: a task takes it down before it looks at the set, so a publication
- * made while a task runs queues the next one, and none is missed.
+ * <ul>
+ *   <li>the checkpoint of each flush lives {@link #FLUSH_LIFETIME}, and the store's garbage
+ *       collector, which runs on the manifest directory twice a second in a writer's store, drops
+ *       the expired ones in one manifest update a run; so the live set is about the last ten
+ *       seconds of flushes, whatever the run's length;
+ *   <li>when the writer falls idle (no flush for {@link Flusher#IDLE_NANOS}) and when it closes,
+ *       one checkpoint covering everything durable is published with the catalog's long lifetime
+ *       ({@code CatalogOptions.checkpointLifetime}), so that the last commits stay covered after
+ *       the short-lived ones expired; the long-lived one it supersedes is deleted then, on the
+ *       catalog's prune thread ({@code moraine-prune-<n>}), never on the way to an acknowledgement.
+ * </ul>
+ *
+ * <p>Concurrency: {@link #publish} and {@link #publishIdle} are the flush thread's; the prune
+ * thread only deletes the id it is handed. {@link #lastIdle} is the flush thread's alone.
  */
 final class CheckpointPublisher implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CheckpointPublisher.class);
@@ -39,19 +45,19 @@ final class CheckpointPublisher implements AutoCloseable {
   /** Attempts at one publication before its commits are reported as unknown. */
   static final int ATTEMPTS = 3;
 
-  /** The most checkpoints of this writer left live while the prune thread catches up. */
-  static final int MAX_LIVE = 16;
+  /** How long the checkpoint published for one flush lives. */
+  static final Duration FLUSH_LIFETIME = Duration.ofSeconds(1);
 
   private final KvStore store;
-  private final Duration lifetime;
-  private final Deque<CheckpointId> published = new ArrayDeque<>();
-  private final AtomicBoolean pruneQueued = new AtomicBoolean();
+  private final Duration idleLifetime;
   private final AtomicLong publications = new AtomicLong();
   private final ExecutorService pruner;
+  private CheckpointId lastIdle;
+  private RuntimeException lastFailure;
 
-  CheckpointPublisher(KvStore store, Duration lifetime, String threadName) {
+  CheckpointPublisher(KvStore store, Duration idleLifetime, String threadName) {
     this.store = store;
-    this.lifetime = lifetime;
+    this.idleLifetime = idleLifetime;
     this.pruner =
         Executors.newSingleThreadExecutor(
             r -> {
@@ -62,40 +68,49 @@ final class CheckpointPublisher implements AutoCloseable {
   }
 
   /**
-   * Publishes a checkpoint covering every write durable now. Returns null once it is published,
-   * else the last failure (after {@link #ATTEMPTS} attempts, or at once when the store is fenced or
-   * closed): the commits it was to cover are durable, but may not be found by a reader.
+   * Publishes a checkpoint covering every write durable now, for one flush. Returns null once it is
+   * published, else the last failure (after {@link #ATTEMPTS} attempts, or at once when the store
+   * is fenced or closed): the commits it was to cover are durable, but may not be found by a
+   * reader.
    */
   RuntimeException publish() {
-    RuntimeException last = null;
+    return create(FLUSH_LIFETIME) == null ? lastFailure : null;
+  }
+
+  /**
+   * Publishes the long-lived checkpoint of an idle (or closing) writer, covering everything
+   * durable, and has the one it supersedes deleted. A failure is logged: the commits are already
+   * answered, and the short-lived checkpoints cover them until they expire.
+   */
+  void publishIdle() {
+    CheckpointId id = create(idleLifetime);
+    if (id == null) {
+      LOG.warn("publishing the idle writer's checkpoint failed: {}", lastFailure.getMessage());
+      return;
+    }
+    CheckpointId superseded = lastIdle;
+    lastIdle = id;
+    if (superseded != null) {
+      try {
+        pruner.execute(() -> delete(superseded));
+      } catch (RejectedExecutionException closing) {
+        delete(superseded);
+      }
+    }
+  }
+
+  private CheckpointId create(Duration lifetime) {
+    lastFailure = null;
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try {
         CheckpointId id = store.createCheckpoint(lifetime);
-        int live;
-        synchronized (published) {
-          published.addLast(id);
-          live = published.size();
-        }
         publications.incrementAndGet();
-        if (live > MAX_LIVE) {
-          // The prune thread fell behind: delete here, so the manifest stays small.
-          prune();
-        } else if (live > 1 && pruneQueued.compareAndSet(false, true)) {
-          try {
-            pruner.execute(
-                () -> {
-                  pruneQueued.set(false);
-                  prune();
-                });
-          } catch (RejectedExecutionException closed) {
-            pruneQueued.set(false);
-          }
-        }
-        return null;
+        return id;
       } catch (KvFencedException | KvClosedException dead) {
-        return dead;
+        lastFailure = dead;
+        return null;
       } catch (RuntimeException e) {
-        last = e;
+        lastFailure = e;
         LOG.warn(
             "publishing a checkpoint failed (attempt {} of {}): {}",
             attempt,
@@ -106,38 +121,15 @@ final class CheckpointPublisher implements AutoCloseable {
         }
       }
     }
-    return last;
+    return null;
   }
 
-  /**
-   * Deletes the checkpoints this writer published that a newer one covers (every one but the
-   * newest), oldest first. A deletion that fails is left for a later call.
-   */
-  void prune() {
-    while (true) {
-      CheckpointId oldest;
-      synchronized (published) {
-        if (published.size() <= 1) {
-          return;
-        }
-        oldest = published.peekFirst();
-      }
-      try {
-        store.deleteCheckpoint(oldest);
-      } catch (RuntimeException e) {
-        LOG.debug("deleting superseded checkpoint {} failed: {}", oldest, e.getMessage());
-        return;
-      }
-      synchronized (published) {
-        published.remove(oldest);
-      }
-    }
-  }
-
-  /** How many of this writer's published checkpoints are live (not yet deleted). */
-  int live() {
-    synchronized (published) {
-      return published.size();
+  private void delete(CheckpointId id) {
+    try {
+      store.deleteCheckpoint(id);
+    } catch (RuntimeException e) {
+      // It expires on its own (its lifetime), and the store's collector drops it then.
+      LOG.debug("deleting superseded checkpoint {} failed: {}", id, e.getMessage());
     }
   }
 
@@ -146,7 +138,7 @@ final class CheckpointPublisher implements AutoCloseable {
     return publications.get();
   }
 
-  /** Stops the prune thread, after a last prune of what it had left. */
+  /** Stops the prune thread, once it has deleted what it was handed. */
   @Override
   public void close() {
     pruner.shutdown();
@@ -155,7 +147,6 @@ final class CheckpointPublisher implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    prune();
   }
 
   private static void pause(long micros) {

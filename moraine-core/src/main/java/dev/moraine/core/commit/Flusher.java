@@ -4,6 +4,7 @@ import dev.moraine.core.kv.KvStore;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -22,6 +23,10 @@ import org.slf4j.LoggerFactory;
  * write, read after the flush; nothing else does. A flush that fails leaves the batches it did not
  * make durable with an unknown outcome: they were written, may become durable, and are never
  * written again.
+ *
+ * <p>When no flush comes for {@link #IDLE_NANOS} after one was published, and when the catalog
+ * closes, this thread publishes the long-lived checkpoint that keeps the last commits covered
+ * ({@link CheckpointPublisher#publishIdle}).
  *
  * <p>A batch that wrote nothing (its members staged nothing, or were refused) is still queued here
  * behind the batches written before it: what its members saw rests on those, so they are answered
@@ -43,12 +48,21 @@ final class Flusher implements Runnable {
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
+
+  /** How long without a flush makes the writer idle, owing the long-lived checkpoint. */
+  static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
   private final ArrayDeque<SubmittedBatch> pending = new ArrayDeque<>();
   private long pendingWeight;
   private boolean closing;
   private boolean flushing;
   private long lastFlushEnd = System.nanoTime();
   private BatchFate lastFate = BatchFate.LANDED;
+
+  // The flush thread's own: whether a flush's checkpoint was published since the last long-lived
+  // one (so an idle or closing writer owes one), and whether next() found the writer idle.
+  private boolean idleOwed;
+  private boolean idleDue;
 
   private final AtomicLong flushes = new AtomicLong();
   private final AtomicLong acknowledged = new AtomicLong();
@@ -116,7 +130,16 @@ final class Flusher implements Runnable {
         return;
       }
       if (batch == null) {
+        if (idleOwed) {
+          publisher.publishIdle();
+        }
         return;
+      }
+      if (idleDue) {
+        idleDue = false;
+        idleOwed = false;
+        publisher.publishIdle();
+        continue;
       }
       try {
         flushAndAnswer(batch);
@@ -156,6 +179,13 @@ final class Flusher implements Runnable {
         if (pending.isEmpty()) {
           if (closing) {
             return null;
+          }
+          if (idleOwed) {
+            if (changed.awaitNanos(IDLE_NANOS) <= 0 && pending.isEmpty() && !closing) {
+              idleDue = true;
+              return List.of();
+            }
+            continue;
           }
           changed.await();
           continue;
@@ -210,6 +240,7 @@ final class Flusher implements Runnable {
         }
       }
       publishFailure = publisher.publish();
+      idleOwed |= publishFailure == null;
     }
     BatchFate previous;
     lock.lock();
