@@ -9,8 +9,8 @@ use jni::sys::{jboolean, jbyteArray, jlong, jlongArray, JNI_FALSE, JNI_TRUE};
 use jni::JNIEnv;
 use slatedb::admin::Admin;
 use slatedb::config::{
-    CheckpointOptions, CheckpointScope, CompactorOptions, GarbageCollectorDirectoryOptions,
-    GarbageCollectorOptions, Settings,
+    CheckpointOptions, CheckpointScope, CompactorOptions, FlushOptions, FlushType,
+    GarbageCollectorDirectoryOptions, GarbageCollectorOptions, Settings,
 };
 use slatedb::object_store::ObjectStore;
 use slatedb::{CloseReason, Db, DbStatus, IsolationLevel};
@@ -512,6 +512,26 @@ pub extern "system" fn Java_dev_moraine_store_Native_dbFlushWal<'l>(
         writing(handle, |writer| {
             let limit = writer.liveness.operation_timeout;
             Ok(bounded(env, limit, "the WAL flush", writer.db.flush())??)
+        })
+    })
+}
+
+/// Writes the memtable out as a sorted-string table in the main store (and
+/// moves the log's replay point past what it held), after making the log
+/// durable.
+#[no_mangle]
+pub extern "system" fn Java_dev_moraine_store_Native_dbFlushMemtable<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) {
+    guard(&mut env, (), |env| {
+        writing(handle, |writer| {
+            let limit = writer.liveness.operation_timeout;
+            let flushed = writer.db.flush_with_options(FlushOptions {
+                flush_type: FlushType::MemTable,
+            });
+            Ok(bounded(env, limit, "the memtable flush", flushed)??)
         })
     })
 }

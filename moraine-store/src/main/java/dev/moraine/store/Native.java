@@ -77,6 +77,9 @@ final class Native {
 
   static native void dbFlushWal(long db);
 
+  /** Writes the memtable out as a sorted-string table of the main store. */
+  static native void dbFlushMemtable(long db);
+
   static native boolean dbAwaitDurable(long db, long seqnum, long timeoutMillis);
 
   static native long dbDurableSeq(long db);

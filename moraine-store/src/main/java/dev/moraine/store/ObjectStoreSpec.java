@@ -15,6 +15,29 @@ public sealed interface ObjectStoreSpec
         ObjectStoreSpec.Faulty {
 
   /**
+   * Where the store's objects are, as one line that names the store and never a credential: {@code
+   * memory:<name>}, {@code file:///<absolute directory>/}, or {@code s3://<bucket>/<prefix>} (with
+   * {@code ?endpoint=<url>} when an endpoint is set). A store seen through a fault injector is
+   * where the store it wraps is. A catalog records its separate log store by this text.
+   */
+  default String location() {
+    if (this instanceof InMemory m) {
+      return "memory:" + m.name();
+    }
+    if (this instanceof LocalDirectory d) {
+      return d.directory().normalize().toUri().toString();
+    }
+    if (this instanceof S3 s) {
+      String prefix = s.prefix() == null ? "" : s.prefix().replaceAll("^/+|/+$", "");
+      return "s3://"
+          + s.bucket()
+          + (prefix.isEmpty() ? "" : "/" + prefix)
+          + (s.endpoint() == null ? "" : "?endpoint=" + s.endpoint());
+    }
+    return ((Faulty) this).inner().location();
+  }
+
+  /**
    * A named in-memory object store, shared by every open of the same name in this process: open a
    * writer, close it, open again with the same name and the data is there; open a second writer on
    * the same name and the first is fenced. The data lives until {@link #dropInMemory(String)} (and

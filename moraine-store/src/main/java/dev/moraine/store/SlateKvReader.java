@@ -2,6 +2,7 @@ package dev.moraine.store;
 
 import dev.moraine.core.kv.KvException;
 import dev.moraine.core.kv.KvReader;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,8 +13,16 @@ import org.slf4j.LoggerFactory;
 final class SlateKvReader extends NativeReadView implements KvReader {
   private static final Logger LOG = LoggerFactory.getLogger(SlateKvReader.class);
 
-  SlateKvReader(long address) {
+  private final Optional<String> walStore;
+
+  SlateKvReader(long address, String walStoreLocation) {
     super("reader", address, Native::readerFree, null);
+    this.walStore = Optional.ofNullable(walStoreLocation);
+  }
+
+  @Override
+  public Optional<String> walStore() {
+    return walStore;
   }
 
   @Override

@@ -44,6 +44,7 @@ final class SlateKvStore extends NativeReadView implements KvStore {
   private final long id = NEXT_ID.incrementAndGet();
   private final Duration operationTimeout;
   private final Optional<Duration> flushTimer;
+  private final Optional<String> walStore;
   private final DurabilityWatcher watcher;
 
   /**
@@ -59,10 +60,12 @@ final class SlateKvStore extends NativeReadView implements KvStore {
    */
   private final CompletableFuture<Long> closedDurable = new CompletableFuture<>();
 
-  SlateKvStore(long address, Duration operationTimeout, Duration flushTimer) {
+  SlateKvStore(
+      long address, Duration operationTimeout, Duration flushTimer, String walStoreLocation) {
     super("store", address, Native::dbFree, null);
     this.operationTimeout = operationTimeout;
     this.flushTimer = Optional.ofNullable(flushTimer);
+    this.walStore = Optional.ofNullable(walStoreLocation);
     this.watcher = new DurabilityWatcher(new WatcherSource(), "moraine-durability-" + id);
   }
 
@@ -161,6 +164,21 @@ final class SlateKvStore extends NativeReadView implements KvStore {
   @Override
   public Optional<Duration> flushTimer() {
     return flushTimer;
+  }
+
+  @Override
+  public Optional<String> walStore() {
+    return walStore;
+  }
+
+  @Override
+  public void flushMemtable() {
+    long address = handle.enter();
+    try {
+      Native.dbFlushMemtable(address);
+    } finally {
+      handle.exit();
+    }
   }
 
   @Override

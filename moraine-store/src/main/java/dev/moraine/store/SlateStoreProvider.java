@@ -7,6 +7,7 @@ import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.KvStoreProvider;
 import dev.moraine.core.kv.ReaderMode;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Opens SlateDB handles on one configured store. Each call opens a new handle; the provider holds
@@ -34,6 +35,12 @@ public final class SlateStoreProvider implements KvStoreProvider {
   }
 
   @Override
+  public Optional<String> walStore() {
+    return Optional.ofNullable(
+        config.walObjectStore() == null ? null : config.walObjectStore().location());
+  }
+
+  @Override
   public KvStore openWriter() {
     StoreSettings settings = config.settings();
     long store = ObjectStoreHandles.open(config.objectStore());
@@ -54,7 +61,8 @@ public final class SlateStoreProvider implements KvStoreProvider {
                 StoreSettings.millisOrNone(settings.operationTimeout()),
                 StoreSettings.millisOrNone(settings.compactorPollInterval()),
                 settings.l0SstBytesOrNone());
-        return new SlateKvStore(db, settings.operationTimeout(), settings.flushInterval());
+        return new SlateKvStore(
+            db, settings.operationTimeout(), settings.flushInterval(), walStore().orElse(null));
       } finally {
         ObjectStoreHandles.free(walStore);
       }
@@ -86,7 +94,7 @@ public final class SlateStoreProvider implements KvStoreProvider {
                 settings.maxRetriesOrNone(),
                 settings.tagSegmentExtractor(),
                 StoreSettings.millisOrNone(settings.operationTimeout()));
-        return new SlateKvReader(reader);
+        return new SlateKvReader(reader, walStore().orElse(null));
       } finally {
         ObjectStoreHandles.free(walStore);
       }

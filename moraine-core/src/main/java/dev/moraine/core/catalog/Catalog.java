@@ -2,6 +2,8 @@ package dev.moraine.core.catalog;
 
 import dev.moraine.core.kv.KvReader;
 import dev.moraine.core.kv.KvStore;
+import dev.moraine.core.kv.KvStoreProvider;
+import dev.moraine.core.lake.WalStoreMove;
 import java.util.List;
 
 /**
@@ -114,6 +116,10 @@ public interface Catalog extends ReadOnlyCatalog {
    * @throws InvalidArgumentException if an argument is null; nothing was read or written
    * @throws UnsupportedFormatException if the store's format is not 9 or it carries a migration
    *     marker; nothing was written
+   * @throws WalStoreMismatchException if the store was opened with another write-ahead-log store
+   *     than the one the catalog records; nothing was written
+   * @throws InvalidArgumentException if the store flushes its log on a timer of its own, or (when
+   *     creating the catalog) its log store lies inside the data path; nothing was written
    * @throws CorruptionException if the store's records do not decode; nothing was written
    * @throws StoreUnavailableException if the store failed: the bootstrap, if one was attempted, is
    *     either wholly written or not at all, and opening again finds out which
@@ -124,12 +130,40 @@ public interface Catalog extends ReadOnlyCatalog {
   }
 
   /**
+   * Moves the catalog's write-ahead log from the log store {@code from} opens the store with to the
+   * one {@code to} opens it with (an object store of its own, or the store's own: see {@link
+   * KvStoreProvider#walStore()}), in two opens ordered so that a crash at any point leaves the
+   * catalog openable with nothing lost: first with the recorded log store, whose contents are
+   * written out to the store's own object store; then with the new one, where the catalog records
+   * it. Nothing may hold the catalog meanwhile (each step opens the writer, fencing any other).
+   * After a crash, open the catalog with either store: the one the catalog records then is the one
+   * accepted (both may be, until the second step has written out), and the move can be run again.
+   *
+   * @throws WalStoreMismatchException if {@code from} is not the log store the catalog records;
+   *     nothing was written
+   * @throws InvalidArgumentException if the destination lies inside the lake's data path (where a
+   *     cleanup of unreferenced files would delete it) or is where the log already is; nothing was
+   *     written
+   * @throws NotFoundException with {@link ErrorCode#NOT_INITIALIZED} if the store holds no catalog
+   * @throws StoreUnavailableException, FencedException as for an open; after the first step the log
+   *     is drained and the move can be run again
+   */
+  static void moveWalStore(KvStoreProvider from, KvStoreProvider to) {
+    if (from == null || to == null) {
+      throw new InvalidArgumentException("both store providers must be given");
+    }
+    WalStoreMove.move(from, to);
+  }
+
+  /**
    * Opens the catalog of a store read-only through a reader handle (latest-following or pinned at a
    * checkpoint). Never writes and never bootstraps.
    *
    * @throws InvalidArgumentException if an argument is null
    * @throws NotFoundException with {@link ErrorCode#NOT_INITIALIZED} if the store holds no catalog
    * @throws UnsupportedFormatException if the format is not 9 or a migration marker is present
+   * @throws WalStoreMismatchException if the reader was opened with another write-ahead-log store
+   *     than the one the catalog records
    * @throws CorruptionException, StoreUnavailableException, ClosedException as for every read
    */
   static ReadOnlyCatalog openReadOnly(KvReader reader, CatalogOptions options) {

@@ -14,6 +14,7 @@ import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.core.lake.Bootstrap;
 import dev.moraine.core.lake.FormatCheck;
 import dev.moraine.core.lake.KvErrors;
+import dev.moraine.core.lake.WalStoreRecord;
 import dev.moraine.core.view.CatalogReads;
 import dev.moraine.core.view.ReadSource;
 import java.time.Clock;
@@ -68,16 +69,17 @@ final class CatalogOpener {
   static ReadOnlyCatalog openReadOnly(KvReader reader, CatalogOptions options) {
     requireNonNull(reader, "reader");
     requireNonNull(options, "options");
-    return openReadOnly(ReadSource.of(reader), options);
+    return openReadOnly(ReadSource.of(reader), options, reader.walStore());
   }
 
   static ReadOnlyCatalog openReadOnly(KvStore store, CatalogOptions options) {
     requireNonNull(store, "store");
     requireNonNull(options, "options");
-    return openReadOnly(ReadSource.of(store), options);
+    return openReadOnly(ReadSource.of(store), options, store.walStore());
   }
 
-  private static ReadOnlyCatalog openReadOnly(ReadSource source, CatalogOptions options) {
+  private static ReadOnlyCatalog openReadOnly(
+      ReadSource source, CatalogOptions options, Optional<String> walStore) {
     KvErrors.translate(
         "opening the catalog read-only",
         () ->
@@ -89,6 +91,7 @@ final class CatalogOpener {
                         "the store holds no catalog (no format stamp); open it as a writer to"
                             + " create one");
                   }
+                  WalStoreRecord.check(v, walStore);
                   return CatalogReads.readHead(v);
                 }));
     return new ReadOnlyStoreCatalog(new CatalogReads(source, options));
@@ -105,14 +108,27 @@ final class CatalogOpener {
    * way: a complete catalog means it (or a racer) landed, an empty store means try again.
    */
   private static boolean ensureCatalog(KvStore store, CatalogOptions options) {
+    Optional<String> walStore = store.walStore();
+    if (walStore.isPresent()
+        && options.dataPath().isPresent()
+        && WalStoreRecord.inside(walStore.get(), options.dataPath().get())) {
+      throw new InvalidArgumentException(
+          "the write-ahead-log store "
+              + walStore.get()
+              + " lies inside the lake's data path "
+              + options.dataPath().get()
+              + ", where a cleanup of unreferenced files would delete the log");
+    }
     for (int attempt = 1; ; attempt++) {
       try (KvTransaction tx = store.begin()) {
         Optional<FormatValue> format = FormatCheck.validate(tx);
         if (format.isPresent()) {
+          WalStoreRecord.check(tx, walStore);
           CatalogReads.readHead(tx);
           return false;
         }
-        WriteBatch batch = Bootstrap.batch(options, nowMicros(), UUID.randomUUID().toString());
+        WriteBatch batch =
+            Bootstrap.batch(options, nowMicros(), UUID.randomUUID().toString(), walStore);
         tx.putAll(batch);
         try {
           tx.commit();
@@ -124,6 +140,11 @@ final class CatalogOpener {
         // applied so far durable (the writer's flush timer is off). A flush that fails leaves the
         // bootstrap's durability unknown, and the open fails (opening again finds out).
         store.flushWal();
+        if (walStore.isPresent()) {
+          // The record of the log store must not live only in that log: an open handed the
+          // wrong log, or none, would find no catalog and bootstrap a second one over this one.
+          store.flushMemtable();
+        }
         LOG.info(
             "created a catalog (format {}, encrypted {}, data path {})",
             Bootstrap.FORMAT_VERSION,
@@ -155,6 +176,7 @@ final class CatalogOpener {
                 throw new CorruptionException(
                     "a racing open won the bootstrap, yet the store holds no format stamp");
               }
+              WalStoreRecord.check(v, store.walStore());
               return CatalogReads.readHead(v);
             });
     return false;

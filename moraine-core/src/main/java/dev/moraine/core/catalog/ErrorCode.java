@@ -44,5 +44,10 @@ public enum ErrorCode {
    * A verb would change the rows of a table that carries equality indexes, or a column one of them
    * names; this library does not maintain index entries, so it refuses. Nothing was staged.
    */
-  INDEXED_TABLE
+  INDEXED_TABLE,
+  /**
+   * The store was opened with another write-ahead-log store than the one the catalog records (a
+   * different one, none though one is recorded, or one though none is); nothing was written.
+   */
+  WAL_STORE_MISMATCH
 }

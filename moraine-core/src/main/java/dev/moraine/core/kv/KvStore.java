@@ -88,6 +88,27 @@ public interface KvStore extends KvReadView, AutoCloseable {
   Optional<Duration> flushTimer();
 
   /**
+   * Where the store's write-ahead log is written when it has an object store of its own (its
+   * location, a line naming the store and no credential), or empty when the log is kept in the
+   * store's own object store. A catalog records it and refuses an open with another.
+   */
+  Optional<String> walStore();
+
+  /**
+   * Writes what is in memory out to the store's own object store (the memtable as a sorted-string
+   * table), after making the log durable, and moves the log's replay point past it: afterwards
+   * nothing written so far needs the log to be read back. It is how a catalog makes sure its store,
+   * not only its log, holds a record, and how a separate log store is emptied before it is moved.
+   *
+   * @throws KvFencedException if the handle already knew a newer writer exists; nothing was done
+   * @throws KvClosedException if the store was closed before the call
+   * @throws KvOutcomeUnknownException if the flush failed, timed out or was interrupted: what was
+   *     in memory may or may not be in the store's own object store (it is in the log, if the log
+   *     flush succeeded)
+   */
+  void flushMemtable();
+
+  /**
    * Flushes the write-ahead log: when this returns, every write applied before the call is durable.
    *
    * @throws KvFencedException if the handle already knew a newer writer exists; nothing was flushed

@@ -1,5 +1,7 @@
 package dev.moraine.core.kv;
 
+import java.util.Optional;
+
 /**
  * Opens handles on one configured store location. The engine receives a provider and decides which
  * handles it needs; implementations carry the location and settings.
@@ -27,4 +29,11 @@ public interface KvStoreProvider {
    * @throws KvUnavailableException if the object store cannot be reached
    */
   KvReader openReader(ReaderMode mode);
+
+  /**
+   * Where the handles this provider opens keep the store's write-ahead log when it has an object
+   * store of its own, or empty when the log is kept in the store's own object store: what {@link
+   * KvStore#walStore()} of a handle it opens answers, known before any is opened.
+   */
+  Optional<String> walStore();
 }

@@ -17,6 +17,7 @@ import dev.moraine.core.kv.WriteBatch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
@@ -42,6 +43,15 @@ public final class Bootstrap {
    * @param schemaUuid the {@code main} schema's UUID, lowercase hyphenated
    */
   public static WriteBatch batch(CatalogOptions options, long timeMicros, String schemaUuid) {
+    return batch(options, timeMicros, schemaUuid, Optional.empty());
+  }
+
+  /**
+   * The bootstrap batch of a store whose write-ahead log is kept in {@code walStore} (the store's
+   * own object store when empty), recorded in the global option {@link WalStoreRecord#OPTION}.
+   */
+  public static WriteBatch batch(
+      CatalogOptions options, long timeMicros, String schemaUuid, Optional<String> walStore) {
     WriteBatch batch = new WriteBatch();
     put(
         batch,
@@ -76,6 +86,7 @@ public final class Bootstrap {
         OptionScopeValue.newBuilder()
             .putOptions("encrypted", options.encrypted() ? "true" : "false");
     options.dataPath().ifPresent(p -> global.putOptions("data_path", p));
+    walStore.ifPresent(w -> global.putOptions(WalStoreRecord.OPTION, w));
     put(batch, CurrentKey.of(EntityKey.OptionScope.global()), global.build());
     put(batch, SysKey.HEAD, HeadValue.newBuilder().setSnapshotId(0).setBatchSeq(0).build());
     return batch;

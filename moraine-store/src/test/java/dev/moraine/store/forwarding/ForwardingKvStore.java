@@ -182,6 +182,16 @@ public class ForwardingKvStore implements KvStore {
   }
 
   @Override
+  public Optional<String> walStore() {
+    return delegate.walStore();
+  }
+
+  @Override
+  public void flushMemtable() {
+    delegate.flushMemtable();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }
