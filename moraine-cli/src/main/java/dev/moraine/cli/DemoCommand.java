@@ -2,6 +2,7 @@ package dev.moraine.cli;
 
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.CommitStatistics;
 import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.CorruptionException;
 import dev.moraine.core.catalog.ReadOnlyCatalog;
@@ -60,7 +61,7 @@ final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--files",
       description = "Parquet files to write and register (default: ${DEFAULT-VALUE}).",
-      defaultValue = "64")
+      defaultValue = "256")
   int files;
 
   @Option(
@@ -71,8 +72,10 @@ final class DemoCommand implements Callable<Integer> {
 
   @Option(
       names = "--threads",
-      description = "Concurrent committers (default: ${DEFAULT-VALUE}).",
-      defaultValue = "8")
+      description =
+          "Concurrent committers, whose commits share batches and log flushes (default:"
+              + " ${DEFAULT-VALUE}).",
+      defaultValue = "64")
   int threads;
 
   @Spec CommandSpec spec;
@@ -119,8 +122,18 @@ final class DemoCommand implements Callable<Integer> {
       Path tableDir = dataDir.resolve("demo").resolve("events");
       Files.createDirectories(tableDir);
       String runId = Long.toString(System.currentTimeMillis(), 36);
+      CommitStatistics statsBefore = catalog.commitStatistics();
       List<DemoLoad.Registered> landed =
           new DemoLoad(catalog, tableId, tableDir, out).run(runId, files, rows, threads);
+      CommitStatistics statsAfter = catalog.commitStatistics();
+      long commits = statsAfter.commitsLanded() - statsBefore.commitsLanded();
+      long flushes = statsAfter.walFlushes() - statsBefore.walFlushes();
+      out.printf(
+          "   %d commits in %d log flushes (%.1f commits per WAL PUT), %d checkpoints published%n",
+          commits,
+          flushes,
+          flushes == 0 ? 0.0 : (double) commits / flushes,
+          statsAfter.checkpointsPublished() - statsBefore.checkpointsPublished());
 
       CatalogSnapshot after = catalog.snapshot();
       log = after.snapshotLog();
