@@ -2,8 +2,8 @@ package dev.moraine.cli;
 
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
-import dev.moraine.core.catalog.CommitStatistics;
 import dev.moraine.core.catalog.CatalogSnapshot;
+import dev.moraine.core.catalog.CommitStatistics;
 import dev.moraine.core.catalog.CorruptionException;
 import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.catalog.UnsupportedFormatException;
@@ -213,13 +213,22 @@ final class DemoCommand implements Callable<Integer> {
     return head.tableByName(schema, "events").orElseThrow().tableId();
   }
 
+  /** The first and last {@link #LOG_ENDS} entries of the log, with a count of those between. */
   private void printLog(List<SnapshotInfo> log) {
     out.printf("   %-8s %-27s %-14s %s%n", "snapshot", "time", "schema_version", "changes_made");
-    for (SnapshotInfo s : log) {
+    for (int i = 0; i < log.size(); i++) {
+      if (log.size() > 2 * LOG_ENDS && i == LOG_ENDS) {
+        out.printf("   ... %d more ...%n", log.size() - 2 * LOG_ENDS);
+        i = log.size() - LOG_ENDS;
+      }
+      SnapshotInfo s = log.get(i);
       out.printf(
           "   %-8d %-27s %-14d %s%n", s.snapshotId(), s.time(), s.schemaVersion(), s.changesMade());
     }
   }
+
+  /** How many entries of each end of the snapshot log the demo prints. */
+  static final int LOG_ENDS = 5;
 
   /** Sorted by start, each file's range begins where the previous ended, from 0 to {@code rows}. */
   static boolean denseRowIds(List<DataFileInfo> files, long rows) {
