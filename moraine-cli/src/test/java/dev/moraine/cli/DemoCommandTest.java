@@ -110,7 +110,7 @@ class DemoCommandTest {
     }
   }
 
-  /** The Rust reference tool, built by moraine-store's cargo step in this reactor. */
+  /** The Rust reference tool, built by moraine-store's test build in this reactor. */
   private static Path oracleBinary() {
     String configured = System.getProperty("moraine.oracle.binary");
     return configured != null
