@@ -37,5 +37,11 @@ public enum ErrorCode {
   /** A commit lost every allowed attempt to concurrent commits; nothing of it was written. */
   RETRY_BUDGET_EXHAUSTED,
   /** A commit failed after it reached the store; whether it landed is not known. */
-  COMMIT_OUTCOME_UNKNOWN
+  COMMIT_OUTCOME_UNKNOWN,
+  /** A lake location cannot name a lake: an unknown URI scheme, no bucket, a malformed URI. */
+  INVALID_LOCATION,
+  /** A lake location names a place that does not exist, such as a missing bucket. */
+  LOCATION_NOT_FOUND,
+  /** A lake location holds something other than a lake, which is left as it is. */
+  NOT_A_LAKE
 }
