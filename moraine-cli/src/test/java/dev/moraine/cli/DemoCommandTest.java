@@ -1,5 +1,6 @@
 package dev.moraine.cli;
 
+import static dev.moraine.cli.Run.run;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -23,8 +24,6 @@ import dev.moraine.store.ObjectStoreSpec;
 import dev.moraine.store.SlateStoreProvider;
 import dev.moraine.store.StoreConfig;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,7 +35,6 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * The demo on a real local-directory lake: its own expectations, and the lake it leaves read back
@@ -45,18 +43,6 @@ import picocli.CommandLine;
 class DemoCommandTest {
 
   @TempDir Path dir;
-
-  private record Run(int status, String out, String err) {}
-
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = MoraineCli.commandLine();
-    cli.setOut(new PrintWriter(out));
-    cli.setErr(new PrintWriter(err));
-    int status = cli.execute(args);
-    return new Run(status, out.toString(), err.toString());
-  }
 
   private static SlateStoreProvider provider(Path lake) {
     return new SlateStoreProvider(StoreConfig.of(ObjectStoreSpec.localDirectory(lake), ""));
@@ -114,7 +100,7 @@ class DemoCommandTest {
     }
   }
 
-  /** The Rust reference tool, built by moraine-store's cargo step in this reactor. */
+  /** The Rust reference tool, built by moraine-store's test build in this reactor. */
   private static Path oracleBinary() {
     String configured = System.getProperty("moraine.oracle.binary");
     return configured != null

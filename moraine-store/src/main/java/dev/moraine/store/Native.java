@@ -46,6 +46,13 @@ final class Native {
 
   static native void storeFree(long store);
 
+  /**
+   * One level of listing under {@code path} in the store, within {@code timeoutMillis} (negative:
+   * none): 0 nothing there, 1 a SlateDB database (a {@code manifest} folder), 2 other objects, 3
+   * the store's bucket does not exist. Writes nothing.
+   */
+  static native int storeProbe(long store, String path, long timeoutMillis);
+
   // The writer.
   static native long dbOpen(
       long store,

@@ -396,6 +396,79 @@ class KvStoreModelTest {
       }
     }
 
+    /**
+     * The states a reader opened from now on may show: each applied state from the known durable
+     * one on, oldest first, keyed by the sequence number of its write (-1 for the durable state). A
+     * WAL or memtable flush started by earlier writes can land after the model last learned the
+     * durable seqnum, so a reader may show a later state than the known durable one.
+     */
+    List<Map.Entry<Long, NavigableMap<byte[], byte[]>>> statesFromDurable() {
+      List<Map.Entry<Long, NavigableMap<byte[], byte[]>>> candidates = new ArrayList<>();
+      candidates.add(Map.entry(-1L, KvStoreModel.frozenCopy(model.durable())));
+      candidates.addAll(notYetDurable);
+      return candidates;
+    }
+
+    /**
+     * Which of {@code candidates} (from {@link #statesFromDurable()}, taken before the reader
+     * opened) {@code reader} shows; fails the run when it shows none. A later state than the known
+     * durable one is durable from then on, and the model learns it, counted under {@code
+     * statistic}.
+     */
+    NavigableMap<byte[], byte[]> stateShownBy(
+        String label,
+        KvReader reader,
+        List<Map.Entry<Long, NavigableMap<byte[], byte[]>>> candidates,
+        String statistic) {
+      NavigableMap<byte[], byte[]> seen = new TreeMap<>(Arrays::compareUnsigned);
+      try (KvIterator all = reader.scan(KeyRange.all())) {
+        while (all.hasNext()) {
+          KeyValue kv = all.next();
+          seen.put(kv.key(), kv.value());
+        }
+      }
+      Map.Entry<Long, NavigableMap<byte[], byte[]>> shown = null;
+      for (Map.Entry<Long, NavigableMap<byte[], byte[]>> candidate : candidates) {
+        if (sameState(candidate.getValue(), seen)) {
+          shown = candidate;
+        }
+      }
+      if (shown == null) {
+        fail(
+            label
+                + ": shows "
+                + seen.size()
+                + " keys, which is none of the applied states from the durable one on ("
+                + candidates.size()
+                + " candidates)");
+      }
+      if (shown.getKey() >= 0) {
+        Statistics.label(statistic).collect("yes");
+        while (!notYetDurable.isEmpty() && notYetDurable.peekFirst().getKey() <= shown.getKey()) {
+          notYetDurable.removeFirst();
+        }
+        model.makeDurable(shown.getValue());
+      }
+      return shown.getValue();
+    }
+
+    private static boolean sameState(
+        NavigableMap<byte[], byte[]> a, NavigableMap<byte[], byte[]> b) {
+      if (a.size() != b.size()) {
+        return false;
+      }
+      Iterator<Map.Entry<byte[], byte[]>> x = a.entrySet().iterator();
+      Iterator<Map.Entry<byte[], byte[]>> y = b.entrySet().iterator();
+      while (x.hasNext()) {
+        Map.Entry<byte[], byte[]> l = x.next();
+        Map.Entry<byte[], byte[]> r = y.next();
+        if (!Arrays.equals(l.getKey(), r.getKey()) || !Arrays.equals(l.getValue(), r.getValue())) {
+          return false;
+        }
+      }
+      return true;
+    }
+
     /** Open snapshots, oldest first, each with the applied state it was taken at. */
     final Deque<Pinned<KvSnapshot>> snapshots = new ArrayDeque<>();
 
@@ -1073,68 +1146,28 @@ class KvStoreModelTest {
      */
     private static void run(ModelledStore s, KeyRange range) {
       s.learnDurable();
-      List<Map.Entry<Long, NavigableMap<byte[], byte[]>>> candidates = new ArrayList<>();
-      candidates.add(Map.entry(-1L, KvStoreModel.frozenCopy(s.model.durable())));
-      candidates.addAll(s.notYetDurable);
+      List<Map.Entry<Long, NavigableMap<byte[], byte[]>>> candidates = s.statesFromDurable();
       CheckpointId checkpoint = s.writer.createCheckpoint(null);
       KvReader reader = s.provider.openReader(ReaderMode.pinned(checkpoint));
       String label =
           "reader pinned at checkpoint " + checkpoint.id() + " (seqnum " + s.lastSeqnum + ")";
-      NavigableMap<byte[], byte[]> seen = new TreeMap<>(Arrays::compareUnsigned);
-      try (KvIterator all = reader.scan(KeyRange.all())) {
-        while (all.hasNext()) {
-          KeyValue kv = all.next();
-          seen.put(kv.key(), kv.value());
-        }
-      }
-      Map.Entry<Long, NavigableMap<byte[], byte[]>> shown = null;
-      for (Map.Entry<Long, NavigableMap<byte[], byte[]>> candidate : candidates) {
-        if (sameState(candidate.getValue(), seen)) {
-          shown = candidate;
-        }
-      }
-      if (shown == null) {
+      NavigableMap<byte[], byte[]> expected;
+      try {
+        expected =
+            s.stateShownBy(label, reader, candidates, "checkpoint past the known durable state");
+      } catch (AssertionError none) {
         reader.close();
-        fail(
-            label
-                + ": shows "
-                + seen.size()
-                + " keys, which is none of the applied states from the durable one on ("
-                + candidates.size()
-                + " candidates)");
+        throw none;
       }
-      if (shown.getKey() >= 0) {
-        Statistics.label("checkpoint past the known durable state").collect("yes");
-        while (!s.notYetDurable.isEmpty()
-            && s.notYetDurable.peekFirst().getKey() <= shown.getKey()) {
-          s.notYetDurable.removeFirst();
-        }
-        s.model.makeDurable(shown.getValue());
-      }
-      NavigableMap<byte[], byte[]> expected = shown.getValue();
       s.keep(s.readers, new ModelledStore.Pinned<>(label, reader, expected), MAX_OPEN_READERS);
       s.checkScan(label, reader, expected, range);
     }
-
-    private static boolean sameState(
-        NavigableMap<byte[], byte[]> a, NavigableMap<byte[], byte[]> b) {
-      if (a.size() != b.size()) {
-        return false;
-      }
-      Iterator<Map.Entry<byte[], byte[]>> x = a.entrySet().iterator();
-      Iterator<Map.Entry<byte[], byte[]>> y = b.entrySet().iterator();
-      while (x.hasNext()) {
-        Map.Entry<byte[], byte[]> l = x.next();
-        Map.Entry<byte[], byte[]> r = y.next();
-        if (!Arrays.equals(l.getKey(), r.getKey()) || !Arrays.equals(l.getValue(), r.getValue())) {
-          return false;
-        }
-      }
-      return true;
-    }
   }
 
-  /** A new latest-following reader sees exactly the durable state when it opens. */
+  /**
+   * A new latest-following reader sees the durable state when it opens: the known durable one, or a
+   * later applied state a flush already under way made durable (as for a checkpoint).
+   */
   static final class LatestReaderAction implements Action.Independent<ModelledStore> {
     @Override
     public Arbitrary<Transformer<ModelledStore>> transformer() {
@@ -1146,10 +1179,16 @@ class KvStoreModelTest {
 
     private static void run(ModelledStore s, KeyRange range) {
       s.learnDurable();
+      List<Map.Entry<Long, NavigableMap<byte[], byte[]>>> candidates = s.statesFromDurable();
       try (KvReader reader = s.provider.openReader(ReaderMode.followLatest())) {
-        NavigableMap<byte[], byte[]> durable = s.model.durable();
-        s.checkScan("new latest reader", reader, durable, KeyRange.all(), ScanOrder.ASCENDING);
-        s.checkScan("new latest reader", reader, durable, range);
+        NavigableMap<byte[], byte[]> shown =
+            s.stateShownBy(
+                "new latest reader",
+                reader,
+                candidates,
+                "latest reader past the known durable state");
+        s.checkScan("new latest reader", reader, shown, KeyRange.all(), ScanOrder.ASCENDING);
+        s.checkScan("new latest reader", reader, shown, range);
       } catch (KvException e) {
         fail("opening a latest-following reader failed", e);
       }

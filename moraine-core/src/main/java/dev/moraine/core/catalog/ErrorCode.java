@@ -49,5 +49,11 @@ public enum ErrorCode {
    * The store was opened with another write-ahead-log store than the one the catalog records (a
    * different one, none though one is recorded, or one though none is); nothing was written.
    */
-  WAL_STORE_MISMATCH
+  WAL_STORE_MISMATCH,
+  /** A lake location cannot name a lake: an unknown URI scheme, no bucket, a malformed URI. */
+  INVALID_LOCATION,
+  /** A lake location names a place that does not exist, such as a missing bucket. */
+  LOCATION_NOT_FOUND,
+  /** A lake location holds something other than a lake, which is left as it is. */
+  NOT_A_LAKE
 }

@@ -16,7 +16,8 @@ import java.util.function.Supplier;
 /**
  * The catalog boundary for errors: every store and codec exception that leaves a catalog call is
  * translated here into the catalog's own family, so a caller only ever sees {@link
- * MoraineException}s.
+ * MoraineException}s. Public for the code that opens stores for a catalog (moraine-store's {@code
+ * Lake}), which answers in the same family.
  */
 public final class KvErrors {
   private KvErrors() {}
@@ -30,7 +31,10 @@ public final class KvErrors {
     }
   }
 
-  /** The catalog exception for {@code e}; catalog exceptions pass through unchanged. */
+  /**
+   * The catalog exception for {@code e}, raised while doing {@code what}; catalog exceptions, and
+   * exceptions of neither family, pass through unchanged.
+   */
   public static RuntimeException map(String what, RuntimeException e) {
     if (e instanceof MoraineException m) {
       return m;

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeoutException;
  * the crate's verbs, {@code dump} and {@code check} print the catalog as the JSON of
  * docs/dump-format.md.
  *
- * <p>The binary is the one the module's cargo step builds, {@code
+ * <p>The binary is the one the module's test build compiles ({@code cargo-build-oracle}), {@code
  * ${cargo.target.dir}/release/moraine-oracle}; the build passes its path in the system property
  * {@value #BINARY_PROPERTY}. Without the property the default target directory relative to the
  * module is tried.
@@ -55,7 +55,9 @@ public final class RustOracle {
             : Path.of("native", "target", "release", "moraine-oracle").toAbsolutePath();
     if (!Files.isExecutable(binary)) {
       throw new IllegalStateException(
-          "moraine-oracle is not built at " + binary + " (the module's cargo step builds it)");
+          "moraine-oracle is not built at "
+              + binary
+              + " (the module's test build compiles it; -DskipTests and -Dmoraine.oracle.skip do not)");
     }
     return new RustOracle(binary, DEFAULT_TIMEOUT);
   }

@@ -28,7 +28,10 @@ import dev.moraine.core.kv.WriteBatch;
 import dev.moraine.core.kv.WriteReceipt;
 import dev.moraine.core.rows.DuckLakeRowRenderer;
 import dev.moraine.core.rows.DuckLakeRowSet;
+import dev.moraine.store.Lake;
+import dev.moraine.store.LakeLocation;
 import dev.moraine.store.ObjectStoreSpec;
+import dev.moraine.store.S3Credentials;
 import dev.moraine.store.SlateStoreProvider;
 import dev.moraine.store.StoreConfig;
 import dev.moraine.store.StoreSettings;
@@ -52,6 +55,37 @@ class ReadmeExamplesTest {
                 ObjectStoreSpec.localDirectory(dir.resolve("lake")).withoutFsync(), "catalog")
             .withSettings(StoreSettings.defaults().withFlushTimerOff());
     return new SlateStoreProvider(config);
+  }
+
+  @Test
+  void openingALake() {
+    String where = dir.resolve("lakes").resolve("sales").toString();
+    long orders;
+    try (Catalog catalog = Lake.open(LakeLocation.of(where))) {
+      orders =
+          catalog
+              .commitReturning(
+                  tx ->
+                      tx.createTable(
+                          tx.schemaByName("main").orElseThrow().schemaId(),
+                          "orders",
+                          List.of(ColumnDef.of("id", "int64"))))
+              .value();
+    }
+    LakeLocation s3 =
+        LakeLocation.of("s3://my-bucket/lakes/sales", S3Credentials.defaultChain())
+            .withRegion("eu-west-1");
+    assertEquals("lakes/sales", ((ObjectStoreSpec.S3) s3.objectStore()).prefix());
+    // The same reads on the local lake (the S3 one needs AWS): nothing written, the table there.
+    try (ReadOnlyCatalog catalog = Lake.openReadOnly(LakeLocation.of(where))) {
+      CatalogSnapshot head = catalog.snapshot();
+      assertEquals("orders", head.table(orders).orElseThrow().name());
+    }
+    // The long form on the same place.
+    try (KvStore store = new SlateStoreProvider(LakeLocation.of(where).storeConfig()).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      assertEquals(1, catalog.snapshot().tables().size());
+    }
   }
 
   @Test
