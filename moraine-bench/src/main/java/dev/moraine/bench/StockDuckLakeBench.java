@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.IntFunction;
 
 /**
@@ -438,7 +437,8 @@ public final class StockDuckLakeBench {
         postgres.put(r.get("appenders"), Double.parseDouble(r.get("commits_per_s")));
       }
     }
-    Map<String, List<Map<String, String>>> byConfig = new TreeMap<>();
+    // Configurations in the order the run measured them, each by appender count.
+    Map<String, List<Map<String, String>>> byConfig = new LinkedHashMap<>();
     for (Map<String, String> r : rows) {
       byConfig.computeIfAbsent(configuration(r), k -> new ArrayList<>()).add(r);
     }
@@ -474,11 +474,10 @@ public final class StockDuckLakeBench {
   private static String configuration(Map<String, String> r) {
     String side = r.get("side");
     return switch (side) {
-      case "stock-duckdb-file" -> "1 stock DuckLake, DuckDB-file catalog";
-      case "stock-postgres" -> "2 stock DuckLake, PostgreSQL catalog";
+      case "stock-duckdb-file" -> "stock DuckLake, DuckDB-file catalog";
+      case "stock-postgres" -> "stock DuckLake, PostgreSQL catalog";
       default ->
-          (side.equals("moraine-local") ? "3 " : "4 ")
-              + "Moraine, "
+          "Moraine, "
               + r.get("store")
               + ", spacing "
               + r.get("flush_spacing_ms")
