@@ -127,7 +127,8 @@ final class BenchStore implements AutoCloseable {
     }
   }
 
-  private static void deleteTree(Path dir) {
+  /** Removes {@code dir} and everything below it. */
+  static void deleteTree(Path dir) {
     try {
       Files.walkFileTree(
           dir,
