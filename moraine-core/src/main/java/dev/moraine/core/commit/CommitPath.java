@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * flag stays set.
  *
  * <p>Closing ({@link #close}) refuses new commits, fails the queued ones (nothing of them is
- * written), lets the commit thread finish the batch it holds and the flush thread flush, publish
- * and answer everything handed to it, and waits for both.
+ * written), lets the commit thread finish the batch it holds, the flush thread flush and the
+ * acknowledgement thread publish and answer everything handed to them, and waits for all three.
  */
 public final class CommitPath implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CommitPath.class);
@@ -40,8 +40,10 @@ public final class CommitPath implements AutoCloseable {
 
   private final Admission admission = new Admission();
   private final Flusher flusher;
+  private final Acknowledger acknowledger;
   private final Thread commitThread;
   private final Thread flushThread;
+  private final Thread ackThread;
   private final long stallNanos;
 
   public CommitPath(KvStore store, CatalogReads reads, CommitSettings settings) {
@@ -52,8 +54,10 @@ public final class CommitPath implements AutoCloseable {
         settings.publishCheckpoints()
             ? new CheckpointPublisher(store, settings.checkpointLifetime(), "moraine-prune-" + id)
             : null;
-    this.flusher = new Flusher(store, pacer, publisher);
+    this.acknowledger = new Acknowledger(publisher);
+    this.flusher = new Flusher(store, pacer, acknowledger);
     Committer committer = new Committer(store, reads, admission, flusher, settings.maxMembers());
+    this.ackThread = daemon(acknowledger, "moraine-ack-" + id);
     this.flushThread = daemon(flusher, "moraine-flush-" + id);
     this.commitThread =
         daemon(
@@ -66,6 +70,7 @@ public final class CommitPath implements AutoCloseable {
               }
             },
             "moraine-commit-" + id);
+    ackThread.start();
     flushThread.start();
     commitThread.start();
   }
@@ -149,12 +154,12 @@ public final class CommitPath implements AutoCloseable {
 
   /** How many checkpoints the path has published. */
   public long publications() {
-    return flusher.publications();
+    return acknowledger.publications();
   }
 
   /** How many commits the path has acknowledged as landed. */
   public long acknowledged() {
-    return flusher.acknowledged();
+    return acknowledger.acknowledged();
   }
 
   @Override
@@ -162,6 +167,7 @@ public final class CommitPath implements AutoCloseable {
     failStranded("the catalog was closed before the commit joined a batch");
     join(commitThread);
     join(flushThread);
+    join(ackThread);
   }
 
   private void failStranded(String why) {
