@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.CommitStatistics;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.FileField;
 import dev.moraine.core.catalog.model.NewDataFile;
@@ -18,6 +19,7 @@ import dev.moraine.core.catalog.model.TagTarget;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.store.Concurrently;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
@@ -261,6 +263,50 @@ class JavaWritesRustReadsTest {
       assertEquals(1 + 8 * 5, catalog.head().snapshotId());
     }
     assertSameAtEverySnapshot(lake, 41);
+  }
+
+  @Test
+  void oneBatchOfMembers_writesALakeTheCrateReadsTheSame_memberByMember() throws Exception {
+    Path lake = temp.resolve("grouped");
+    try (KvStore store = Lakes.provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      long before = catalog.head().snapshotId();
+      CommitStatistics start = catalog.commitStatistics();
+      long[] ids = new long[3];
+      // Ten members of one batch, each staging against what the members before it left: a
+      // schema and a table named by later members, ids, row ids and file ordinals handed on.
+      List<Long> snapshots =
+          catalog.commitGroup(
+              List.of(
+                  tx -> ids[0] = tx.createSchema("batch"),
+                  tx ->
+                      ids[1] =
+                          tx.createTable(
+                              tx.premise().schemaByName("batch").orElseThrow().schemaId(),
+                              "events",
+                              List.of(ColumnDef.of("id", "int64"), ColumnDef.of("tag", "varchar"))),
+                  tx -> tx.registerDataFile(ids[1], NewDataFile.parquet("e1.parquet", 4, 800, 200)),
+                  tx -> tx.setOption(OptionScope.global(), "data_inlining_row_limit", "50"),
+                  tx -> tx.insertInlined(ids[1], List.of(List.of(1L, "a"), List.of(2L, "b"))),
+                  tx -> tx.registerDataFile(ids[1], NewDataFile.parquet("e2.parquet", 3, 700, 150)),
+                  tx -> tx.deleteRowInline(ids[1], 5),
+                  tx -> ids[2] = tx.addColumn(ids[1], ColumnDef.of("n", "int32")),
+                  tx -> tx.renameTable(ids[1], "events_v2"),
+                  tx ->
+                      tx.registerDeleteFile(
+                          ids[1], NewDeleteFile.parquet(0, "e1-delete.parquet", 1, 64, 16))));
+      // The options-only member mints no snapshot (an option is not versioned): it answers the
+      // snapshot the member before it left, as a lone options-only commit answers the head.
+      List<Long> expected = new ArrayList<>();
+      for (long i : new long[] {1, 2, 3, 3, 4, 5, 6, 7, 8, 9}) {
+        expected.add(before + i);
+      }
+      assertEquals(expected, snapshots);
+      CommitStatistics end = catalog.commitStatistics();
+      assertEquals(10, end.commitsLanded() - start.commitsLanded());
+      assertEquals(1, end.walFlushes() - start.walFlushes(), "the batch is one log flush");
+    }
+    assertSameAtEverySnapshot(lake, 9);
   }
 
   private static void assertSameAtEverySnapshot(Path lake, long expectedHead) throws Exception {
