@@ -52,16 +52,6 @@ say() { echo "== $*"; }
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
-wait_for_port() { # wait_for_port <port> <what> <seconds>
-  local deadline=$((SECONDS + $3))
-  until (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; do
-    if ((SECONDS > deadline)); then
-      echo "stock-ducklake-bench: $2 did not listen on port $1 within $3 s" >&2
-      return 1
-    fi
-    sleep 0.2
-  done
-}
 
 # ---- the extensions -------------------------------------------------------------------------
 version=$(sed -n 's:.*<ducklake.extension.version>\(.*\)</ducklake.extension.version>.*:\1:p' "$root/pom.xml")
@@ -94,15 +84,13 @@ else
   work=$(mktemp -d /tmp/stock-ducklake-bench.XXXXXX)
 fi
 pgdir=$(mktemp -d /tmp/stock-ducklake-pg.XXXXXX)
-s3pid=
 cleanup() {
   set +e
   if [[ -f $pgdir/data/postmaster.pid ]]; then
     "${as_pg[@]}" "$pgbin/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null
   fi
-  if [[ -n $s3pid ]]; then
-    kill "$s3pid" 2>/dev/null
-    wait "$s3pid" 2>/dev/null
+  if declare -F s3proxy_stop >/dev/null; then
+    s3proxy_stop
   fi
   rm -rf "$pgdir"
   [[ -n ${WORK:-} ]] || rm -rf "$work"
@@ -130,21 +118,10 @@ for n in "${counts[@]}"; do
 done
 
 # ---- S3Proxy --------------------------------------------------------------------------------
-s3port=$(free_port)
-mkdir -p "$work/s3proxy/moraine-bench"
-cat >"$work/s3proxy.conf" <<EOF
-s3proxy.endpoint=http://127.0.0.1:$s3port
-s3proxy.authorization=aws-v2-or-v4
-s3proxy.identity=bench-access
-s3proxy.credential=bench-secret
-s3proxy.ignore-unknown-headers=true
-jclouds.provider=filesystem
-jclouds.filesystem.basedir=$work/s3proxy
-EOF
-say "S3Proxy: filesystem backend in $work/s3proxy, listening on 127.0.0.1:$s3port"
-java -jar "$extra/s3proxy.jar" --properties "$work/s3proxy.conf" >"$work/s3proxy.log" 2>&1 &
-s3pid=$!
-wait_for_port "$s3port" S3Proxy 60
+S3PROXY_JAR=$extra/s3proxy.jar
+source "$root/moraine-bench/s3proxy.sh"
+s3proxy_start "$work/s3proxy" moraine-bench
+say "S3Proxy: filesystem backend in $work/s3proxy/data, listening on $S3PROXY_ENDPOINT"
 
 # ---- the run --------------------------------------------------------------------------------
 say "run $run: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1)"
@@ -164,8 +141,8 @@ for side in $sides; do
     moraine-local)
       args=(--work "$work" --configs "$configs") ;;
     moraine-s3)
-      args=(--s3-endpoint "http://127.0.0.1:$s3port" --s3-bucket moraine-bench
-        --s3-access-key bench-access --s3-secret-key bench-secret
+      args=(--s3-endpoint "$S3PROXY_ENDPOINT" --s3-bucket moraine-bench
+        --s3-access-key "$S3PROXY_ACCESS_KEY" --s3-secret-key "$S3PROXY_SECRET_KEY"
         --put-latency-ms "$put_latency" --configs "$configs") ;;
     *)
       echo "stock-ducklake-bench: unknown side $side" >&2

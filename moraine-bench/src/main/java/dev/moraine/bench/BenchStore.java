@@ -32,7 +32,15 @@ final class BenchStore implements AutoCloseable {
     /** The same without fsync: writes reach the page cache only. */
     LOCAL_NO_FSYNC,
     /** The in-memory store with 25 ms added to every PUT, as a remote object store costs. */
-    MEMORY_PUT_25MS;
+    MEMORY_PUT_25MS,
+    /**
+     * An S3-compatible server (S3Proxy in the scripts) named by the system properties {@code
+     * moraine.bench.s3.endpoint}, {@code .bucket}, {@code .access-key} and {@code .secret-key};
+     * each trial writes under a prefix of its own.
+     */
+    S3,
+    /** The same with 25 ms added to every PUT. */
+    S3_PUT_25MS;
 
     static Kind parse(String name) {
       return switch (name) {
@@ -40,6 +48,8 @@ final class BenchStore implements AutoCloseable {
         case "local" -> LOCAL;
         case "local-nofsync" -> LOCAL_NO_FSYNC;
         case "memory-put25ms" -> MEMORY_PUT_25MS;
+        case "s3" -> S3;
+        case "s3-put25ms" -> S3_PUT_25MS;
         default -> throw new IllegalArgumentException("unknown object store " + name);
       };
     }
@@ -79,10 +89,7 @@ final class BenchStore implements AutoCloseable {
         String name = "bench-" + UUID.randomUUID();
         ObjectStoreSpec spec = counted(ObjectStoreSpec.inMemory(name), injector);
         if (kind == Kind.MEMORY_PUT_25MS) {
-          if (injector == null) {
-            throw new IllegalArgumentException("a store with added latency needs an injector");
-          }
-          injector.latency(Duration.ofMillis(25), Duration.ZERO);
+          addPutLatency(injector);
         }
         KvStore store =
             new SlateStoreProvider(StoreConfig.of(spec, "bench").withSettings(settings))
@@ -103,8 +110,44 @@ final class BenchStore implements AutoCloseable {
                 .openWriter();
         return new BenchStore(store, null, dir);
       }
+      case S3, S3_PUT_25MS -> {
+        ObjectStoreSpec spec =
+            counted(
+                ObjectStoreSpec.s3(
+                    property("endpoint"),
+                    property("bucket"),
+                    "bench-" + UUID.randomUUID(),
+                    "us-east-1",
+                    property("access-key"),
+                    property("secret-key"),
+                    true),
+                injector);
+        if (kind == Kind.S3_PUT_25MS) {
+          addPutLatency(injector);
+        }
+        KvStore store =
+            new SlateStoreProvider(StoreConfig.of(spec, "bench").withSettings(settings))
+                .openWriter();
+        return new BenchStore(store, null, null);
+      }
       default -> throw new IllegalArgumentException(kind.toString());
     }
+  }
+
+  private static void addPutLatency(FaultInjector injector) {
+    if (injector == null) {
+      throw new IllegalArgumentException("a store with added latency needs an injector");
+    }
+    injector.latency(Duration.ofMillis(25), Duration.ZERO);
+  }
+
+  private static String property(String name) {
+    String value = System.getProperty("moraine.bench.s3." + name);
+    if (value == null || value.isEmpty()) {
+      throw new IllegalArgumentException(
+          "an s3 store needs the system property moraine.bench.s3." + name);
+    }
+    return value;
   }
 
   /** The writer. */

@@ -34,8 +34,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Usage: {@code java -cp benchmarks.jar dev.moraine.bench.GroupCommitBench [--stores
  * memory,local,local-nofsync,memory-put25ms] [--spacings 0,10,100] [--publish on,off]
  * [--concurrency 1,2,4,...] [--tables shared|separate] [--warmup 2] [--seconds 5] [--csv FILE]}.
- * Prints one progress line per point on standard error and one CSV row per point (with a header) on
- * standard output or into {@code --csv}.
+ * The stores {@code s3} and {@code s3-put25ms} are an S3-compatible server named by system
+ * properties (see {@link BenchStore.Kind#S3}; {@code moraine-bench/group-commit-bench.sh} starts
+ * S3Proxy for them). Prints one progress line per point on standard error and one CSV row per point
+ * (with a header) on standard output or into {@code --csv}.
  */
 public final class GroupCommitBench {
   private GroupCommitBench() {}
