@@ -17,7 +17,9 @@ import java.util.Optional;
  * var provider = new SlateStoreProvider(
  *     StoreConfig.of(ObjectStoreSpec.inMemory("demo"), "catalog"));
  * try (KvStore store = provider.openWriter()) {
- *   store.awaitDurable(store.write(new WriteBatch().put(key, value)));
+ *   WriteReceipt receipt = store.write(new WriteBatch().put(key, value));
+ *   store.flushWal(); // the flush timer is off unless the settings turn it on
+ *   store.awaitDurable(receipt);
  * }
  * }</pre>
  */

@@ -22,6 +22,7 @@ import dev.moraine.core.keyspace.value.ValueCodec;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.ReaderMode;
 import dev.moraine.core.kv.WriteBatch;
+import dev.moraine.core.kv.WriteReceipt;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -216,8 +217,10 @@ class LakeTest {
     SlateStoreProvider provider = new SlateStoreProvider(LakeLocation.of(db).storeConfig());
     byte[] key = "someone-else".getBytes(StandardCharsets.UTF_8);
     try (KvStore store = provider.openWriter()) {
-      store.awaitDurable(store.write(new WriteBatch().put(key, new byte[] {1})));
+      WriteReceipt receipt = store.write(new WriteBatch().put(key, new byte[] {1}));
+      // The flush timer is off: the write becomes durable only when the log is flushed.
       store.flushWal();
+      store.awaitDurable(receipt);
     }
     for (Executable open :
         List.<Executable>of(
@@ -258,8 +261,9 @@ class LakeTest {
       }
       // The lake's own writer was not fenced: it still writes, and its stamp is unchanged.
       byte[] key = "still-writing".getBytes(StandardCharsets.UTF_8);
-      holder.awaitDurable(holder.write(new WriteBatch().put(key, new byte[] {2})));
+      WriteReceipt receipt = holder.write(new WriteBatch().put(key, new byte[] {2}));
       holder.flushWal();
+      holder.awaitDurable(receipt);
       assertArrayEquals(new byte[] {2}, holder.get(key));
       assertEquals(
           10,
