@@ -24,7 +24,11 @@
 #   mvn -B -q package -pl moraine-bench -am -DskipTests      (moraine-bench/target/benchmarks.jar)
 #   (cd moraine-store/native && cargo build --release --locked -p moraine-oracle)
 #                                   (moraine-store/native/target/release/moraine-group-bench)
-# Environment: STORES (default local-nofsync,memory; also local, memory-put25ms), SPACINGS
+# S3: the stores s3 and s3-put25ms (the second adds 25 ms to every PUT) run the Java side only, on
+# an S3Proxy this script starts on loopback (moraine-bench/s3proxy.sh) with a filesystem backend
+# under RESULTS; the Rust harness has no S3 client, so those points have no ratio.
+#
+# Environment: STORES (default local-nofsync,memory; also local, memory-put25ms, s3, s3-put25ms), SPACINGS
 # (flush spacings in ms, default 0,100), CONCURRENCY (default 1,2,4,8,16,32,64,128,256), TABLES
 # (shared or separate, default shared), PUBLISH (the Java side's publication, default off),
 # WARMUP and POINT_SECONDS (per point, default 2 and 5), RESULTS (default a new directory under
@@ -52,6 +56,16 @@ results=${RESULTS:-$root/moraine-bench/target/group-commit-bench/$(date -u +%Y%m
 mkdir -p "$results"
 rust_args=()
 [[ -n ${WORKERS:-} ]] && rust_args+=(--workers "$WORKERS")
+java_props=()
+if [[ ,$stores, == *,s3,* || ,$stores, == *,s3-put25ms,* ]]; then
+  S3PROXY_JAR=${S3PROXY_JAR:-$root/moraine-bench/target/stock-bench/s3proxy.jar}
+  source "$root/moraine-bench/s3proxy.sh"
+  trap s3proxy_stop EXIT
+  s3proxy_start "$results/s3proxy" moraine-bench
+  echo "# S3Proxy on $S3PROXY_ENDPOINT, backend in $results/s3proxy/data" >&2
+  java_props=(-Dmoraine.bench.s3.endpoint="$S3PROXY_ENDPOINT" -Dmoraine.bench.s3.bucket=moraine-bench
+    -Dmoraine.bench.s3.access-key="$S3PROXY_ACCESS_KEY" -Dmoraine.bench.s3.secret-key="$S3PROXY_SECRET_KEY")
+fi
 
 common=(--concurrency "$concurrency" --tables "$tables" --warmup "$warmup" --seconds "$seconds")
 : >"$results/java.log"
@@ -75,10 +89,11 @@ IFS=, read -r -a spacing_list <<<"$spacings"
 for store in "${store_list[@]}"; do
   for spacing in "${spacing_list[@]}"; do
     load "java $store spacing=$spacing"
-    java ${JAVA_OPTS:-} -cp "$jar" dev.moraine.bench.GroupCommitBench --stores "$store" \
+    java ${JAVA_OPTS:-} ${java_props[@]+"${java_props[@]}"} -cp "$jar" dev.moraine.bench.GroupCommitBench --stores "$store" \
       --spacings "$spacing" --publish "$publish" "${common[@]}" --csv "$results/java.part" \
       2>&1 | tee -a "$results/java.log" >&2
     append "$results/java.part" "$results/java.csv"
+    [[ $store == s3 || $store == s3-put25ms ]] && continue
     load "rust $store spacing=$spacing"
     "$rust" --stores "$store" --spacings "$spacing" --publish off "${common[@]}" \
       ${rust_args[@]+"${rust_args[@]}"} --csv "$results/rust.part" \
