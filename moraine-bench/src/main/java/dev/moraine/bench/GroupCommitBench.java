@@ -33,11 +33,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Usage: {@code java -cp benchmarks.jar dev.moraine.bench.GroupCommitBench [--stores
  * memory,local,local-nofsync,memory-put25ms] [--spacings 0,10,100] [--publish on,off]
- * [--concurrency 1,2,4,...] [--tables shared|separate] [--warmup 2] [--seconds 5] [--csv FILE]}.
- * The stores {@code s3} and {@code s3-put25ms} are an S3-compatible server named by system
- * properties (see {@link BenchStore.Kind#S3}; {@code moraine-bench/group-commit-bench.sh} starts
- * S3Proxy for them). Prints one progress line per point on standard error and one CSV row per point
- * (with a header) on standard output or into {@code --csv}.
+ * [--concurrency 1,2,4,...] [--tables shared|separate] [--warmup 2] [--seconds 5] [--progress S]
+ * [--csv FILE]}; {@code --progress S} prints each S-second interval of the measured window. The
+ * stores {@code s3} and {@code s3-put25ms} are an S3-compatible server named by system properties
+ * (see {@link BenchStore.Kind#S3}; {@code moraine-bench/group-commit-bench.sh} starts S3Proxy for
+ * them). Prints one progress line per point on standard error and one CSV row per point (with a
+ * header) on standard output or into {@code --csv}.
  */
 public final class GroupCommitBench {
   private GroupCommitBench() {}
@@ -186,7 +187,7 @@ public final class GroupCommitBench {
         long cpuBefore = processCpuNanos();
         long startNanos = System.nanoTime();
         measuring.set(true);
-        Thread.sleep(TimeUnit.SECONDS.toMillis(o.seconds));
+        watchWindow(o, startNanos, measured, injector, catalog);
         measuring.set(false);
         long endNanos = System.nanoTime();
         long cpuAfter = processCpuNanos();
@@ -212,6 +213,46 @@ public final class GroupCommitBench {
             percentile(all, 0.99) / 1e6,
             commits == 0 ? 0 : (cpuAfter - cpuBefore) / 1e3 / commits);
       }
+    }
+  }
+
+  /**
+   * Sleeps through the measured window. With {@code --progress s}, wakes every s seconds and prints
+   * what the last interval did (commits/s, commits per WAL PUT, checkpoints published), so a long
+   * run shows whether its rate holds.
+   */
+  private static void watchWindow(
+      Options o, long startNanos, AtomicLong measured, FaultInjector injector, Catalog catalog)
+      throws InterruptedException {
+    long endNanos = startNanos + TimeUnit.SECONDS.toNanos(o.seconds);
+    if (o.progressSeconds <= 0) {
+      Thread.sleep(TimeUnit.SECONDS.toMillis(o.seconds));
+      return;
+    }
+    long commits = measured.get();
+    long puts = injector.putCount(FaultInjector.WAL);
+    long published = catalog.commitStatistics().checkpointsPublished();
+    long at = System.nanoTime();
+    while (at < endNanos) {
+      long next = Math.min(endNanos, at + TimeUnit.SECONDS.toNanos(o.progressSeconds));
+      TimeUnit.NANOSECONDS.sleep(next - at);
+      long nowNanos = System.nanoTime();
+      long c = measured.get();
+      long p = injector.putCount(FaultInjector.WAL);
+      long pub = catalog.commitStatistics().checkpointsPublished();
+      double secs = (nowNanos - at) / 1e9;
+      System.err.printf(
+          java.util.Locale.ROOT,
+          "  %6.0f s: %8.0f commits/s, %6.1f per PUT, %6.0f publications/s, load %s%n",
+          (nowNanos - startNanos) / 1e9,
+          (c - commits) / secs,
+          p == puts ? 0.0 : (double) (c - commits) / (p - puts),
+          (pub - published) / secs,
+          loadAverage().split(" ")[0]);
+      commits = c;
+      puts = p;
+      published = pub;
+      at = nowNanos;
     }
   }
 
@@ -272,6 +313,7 @@ public final class GroupCommitBench {
     boolean separate;
     long warmupSeconds = 2;
     long seconds = 5;
+    long progressSeconds;
     Path csv;
 
     static Options parse(String[] args) {
@@ -286,6 +328,7 @@ public final class GroupCommitBench {
           case "--tables" -> o.separate = require(value, args[i]).equals("separate");
           case "--warmup" -> o.warmupSeconds = Long.parseLong(require(value, args[i]));
           case "--seconds" -> o.seconds = Long.parseLong(require(value, args[i]));
+          case "--progress" -> o.progressSeconds = Long.parseLong(require(value, args[i]));
           case "--csv" -> o.csv = Path.of(require(value, args[i]));
           default -> throw new IllegalArgumentException("unknown option " + args[i]);
         }
