@@ -175,10 +175,12 @@ final class Acknowledger implements Runnable {
     for (Flushed f : work) {
       for (SubmittedBatch b : f.batches()) {
         BatchFate fate = fateOf(b, f, previous, publishFailure);
-        fate.deliver(b.requests());
+        // Counted before the callers are released, so that a caller reading the statistics right
+        // after its commit returned finds its own commit counted.
         if (fate instanceof BatchFate.Landed && b.wrote()) {
           acknowledged.addAndGet(b.weight());
         }
+        fate.deliver(b.requests());
         previous = fate;
       }
     }
