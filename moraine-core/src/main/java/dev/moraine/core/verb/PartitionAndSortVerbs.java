@@ -26,7 +26,8 @@ import java.util.Set;
  * next_catalog_id}, and resetting ends the live one. What the commit records follows stock
  * DuckLake: both partition verbs are table alterations with a {@code schema_versions} record; the
  * sort verbs bump {@code schema_version} and record {@code altered_table} but write no {@code
- * schema_versions} record.
+ * schema_versions} record. The Rust implementation's sort verbs do not bump; RFC 0002 §16 item 8
+ * says why the lake follows stock DuckLake here.
  */
 public final class PartitionAndSortVerbs {
   private final VerbState s;

@@ -24,7 +24,9 @@ import dev.moraine.ducklake.ops.DuckLakeOperation;
  * Setting a key ends its live entry at this commit's snapshot and begins a new one; removing ends
  * it. What the commit records follows stock DuckLake's COMMENT ON: {@code altered_table} for a
  * table or column, {@code altered_view} for a view, a {@code schema_version} bump, and no {@code
- * schema_versions} record. A schema's tags (which stock DuckLake does not offer) follow the Rust
+ * schema_versions} record (so an empty {@code schema_changed_table_ids}). The Rust implementation's
+ * tags on a table or view also write that record; RFC 0002 §16 item 8 says why the lake follows
+ * stock DuckLake here. A schema's tags (which stock DuckLake does not offer) follow the Rust
  * implementation: a {@code schema_version} bump and no change kind.
  */
 public final class TagVerbs {

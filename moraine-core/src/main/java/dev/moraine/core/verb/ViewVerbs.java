@@ -10,7 +10,13 @@ import dev.moraine.ducklake.changes.ChangeKind;
 import dev.moraine.ducklake.ops.DuckLakeOperation;
 import java.util.UUID;
 
-/** Creating, altering, renaming and dropping views; {@link Transaction} documents each verb. */
+/**
+ * Creating, altering, renaming and dropping views; {@link Transaction} documents each verb.
+ *
+ * <p>Each bumps {@code schema_version} and none writes a {@code schema_versions} record: stock
+ * DuckLake keeps those rows for tables. The Rust implementation's create and alter write one for
+ * the view's id; RFC 0002 §16 item 8 says why the lake follows stock DuckLake here.
+ */
 public final class ViewVerbs {
   private final VerbState s;
 
