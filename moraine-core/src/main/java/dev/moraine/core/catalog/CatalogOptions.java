@@ -12,10 +12,11 @@ import java.util.Optional;
  *     afterwards
  * @param snapshotCacheSize how many snapshot views the catalog keeps for reuse (at least 1); a
  *     count, not a weight: each cached view keeps what it has loaded
- * @param flushSpacing the least time between the starts of two write-ahead-log flushes of a writer
- *     catalog, each one object-store PUT; commits arriving within one spacing share a flush. Zero
- *     flushes every batch at once. A lone writer waits a tenth of the spacing at most (RFC 0004).
- *     Default 100 ms, as the Rust implementation's
+ * @param flushSpacing how long a write-ahead-log flush of a writer catalog (one object-store PUT)
+ *     waits, after the previous one started, for commits to share it. It goes sooner once as many
+ *     commits wait as recent flushes carried, and for a lone writer, but never sooner than a tenth
+ *     of the spacing after the previous start (RFC 0004 §4.7). Zero flushes whatever is pending as
+ *     soon as no flush is in the air. Default 100 ms, as the Rust implementation's
  * @param publishCheckpoints whether a commit returns only once a durable checkpoint covering it is
  *     published in the store's manifest, so that any reader opened afterwards finds it. One
  *     publication covers a whole flush. Default on
