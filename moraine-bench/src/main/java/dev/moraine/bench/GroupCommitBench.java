@@ -256,7 +256,8 @@ public final class GroupCommitBench {
     }
   }
 
-  private static long[] createTables(Catalog catalog, int count) {
+  /** Creates {@code count} tables {@code t0, t1, ...} of one int64 column in one group. */
+  static long[] createTables(Catalog catalog, int count) {
     long[] ids = new long[count];
     List<CommitBody> group = new ArrayList<>();
     for (int i = 0; i < count; i++) {
@@ -289,7 +290,7 @@ public final class GroupCommitBench {
     return sorted[Math.min(sorted.length - 1, (int) Math.floor(q * sorted.length))];
   }
 
-  private static long processCpuNanos() {
+  static long processCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
   }

@@ -3,7 +3,6 @@ package dev.moraine.bench;
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.CommitBody;
-import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.NewDataFile;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -51,10 +50,10 @@ public final class GroupCpuBench {
                   CatalogOptions.defaults()
                       .withFlushSpacing(Duration.ZERO)
                       .withCheckpointPublication(false))) {
-        long[] tables = tables(catalog, k);
+        long[] tables = GroupCommitBench.createTables(catalog, k);
         int[] files = {0};
         run(catalog, tables, files, warmup / k);
-        long cpu = processCpu();
+        long cpu = GroupCommitBench.processCpuNanos();
         long alloc = allocated();
         int rounds = Math.max(1, members / k);
         run(catalog, tables, files, rounds);
@@ -64,7 +63,7 @@ public final class GroupCpuBench {
             "group=%d members=%d cpu_us_per_member=%.1f alloc_bytes_per_member=%d%n",
             k,
             landed,
-            (processCpu() - cpu) / 1e3 / landed,
+            (GroupCommitBench.processCpuNanos() - cpu) / 1e3 / landed,
             (allocated() - alloc) / landed);
       }
     }
@@ -82,22 +81,6 @@ public final class GroupCpuBench {
         throw new IllegalStateException("a group of " + tables.length + " landed " + ids);
       }
     }
-  }
-
-  private static long[] tables(Catalog catalog, int k) {
-    long[] ids = new long[k];
-    List<CommitBody> group = new ArrayList<>();
-    for (int i = 0; i < k; i++) {
-      int n = i;
-      group.add(tx -> ids[n] = tx.createTable(0, "t" + n, List.of(ColumnDef.of("x", "int64"))));
-    }
-    catalog.commitGroup(group);
-    return ids;
-  }
-
-  private static long processCpu() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
   }
 
   /** Bytes allocated on the heap so far by every live thread. */
