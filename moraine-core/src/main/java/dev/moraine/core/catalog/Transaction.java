@@ -291,7 +291,10 @@ public final class Transaction {
    * Registers a data file. Its id comes from {@code next_file_id}; its rows get the ids {@code
    * next_row_id ..< next_row_id + recordCount} of the table, which advance by {@code recordCount};
    * the table's record count and size grow by the file's. Its column statistics are stored as given
-   * (the table's column statistics are not changed).
+   * and widen the table's, as stock DuckLake merges them (RFC 0004 §8.2 item 3): give every leaf
+   * column's statistics, read from the file's footer. A column the file gives none for has unknown
+   * bounds from then on (its table record is removed), so that readers such as DuckDB never skip
+   * the file's rows on bounds that do not describe them.
    *
    * @return the new data file's id
    * @throws NotFoundException if the table is not live, or a statistics entry names a column that

@@ -5,6 +5,7 @@ import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.FileField;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
+import dev.moraine.core.inline.FileStatsMerge;
 import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.proto.ColumnValue;
 import dev.moraine.core.keyspace.proto.DataFileValue;
@@ -13,12 +14,15 @@ import dev.moraine.core.keyspace.proto.FilePartitionValue;
 import dev.moraine.core.keyspace.proto.MappingValue;
 import dev.moraine.core.keyspace.proto.NameMapping;
 import dev.moraine.core.keyspace.proto.PartitionValue;
+import dev.moraine.core.keyspace.proto.TableColumnStatsValue;
 import dev.moraine.core.keyspace.proto.TableStatsValue;
 import dev.moraine.ducklake.changes.ChangeEntry;
 import dev.moraine.ducklake.changes.ChangeKind;
 import dev.moraine.ducklake.ops.DuckLakeOperation;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -169,6 +173,9 @@ public final class DataFileVerbs {
               .setPartitionValue(file.partitionValues().get(i)));
     }
     s.staged.put(new EntityKey.DataFile(tableId, fileId), value.build());
+    if (keptRowIdStart == null) {
+      deriveColumnStats(tableId, live, file.columnStats(), rowIdStart != 0);
+    }
     for (NewFileColumnStats st : file.columnStats()) {
       FileColumnStatsValue.Builder b =
           FileColumnStatsValue.newBuilder()
@@ -185,6 +192,49 @@ public final class DataFileVerbs {
       s.staged.put(new EntityKey.FileColumnStats(tableId, fileId, st.columnId()), b.build());
     }
     return fileId;
+  }
+
+  /**
+   * Widens the table's column statistics by a file of new rows, as stock DuckLake merges a file's
+   * statistics into {@code ducklake_table_column_stats}, for every leaf column (a struct, list or
+   * map has none of its own; its members do). A column the file gives no statistics for holds
+   * values no bound describes: its table record is removed, so readers know nothing of its bounds
+   * (stock DuckLake always has a file's statistics; a reader that trusted bounds without this
+   * file's values would skip its rows). A table that holds rows but no record for a column (one
+   * added later, or unknown as above) keeps none, as stock DuckLake leaves a column added after the
+   * first insert.
+   */
+  private void deriveColumnStats(
+      long tableId, List<ColumnValue> live, List<NewFileColumnStats> given, boolean hadRowIds) {
+    boolean started = !s.tableColumnStatsRecords(tableId).isEmpty();
+    boolean hadRows = hadRowIds || started;
+    Map<Long, NewFileColumnStats> byColumn = new HashMap<>();
+    given.forEach(st -> byColumn.put(st.columnId(), st));
+    Set<Long> parents = new HashSet<>();
+    live.forEach(
+        c -> {
+          if (c.hasParentColumn()) {
+            parents.add(c.getParentColumn());
+          }
+        });
+    for (ColumnValue column : live) {
+      if (parents.contains(column.getColumnId())) {
+        continue;
+      }
+      EntityKey key = new EntityKey.TableColumnStats(tableId, column.getColumnId());
+      TableColumnStatsValue before = s.staged.get(key, TableColumnStatsValue.class).orElse(null);
+      NewFileColumnStats st = byColumn.get(column.getColumnId());
+      if (st == null) {
+        if (before != null) {
+          s.staged.delete(key);
+        }
+        continue;
+      }
+      if (before == null && hadRows) {
+        continue;
+      }
+      s.staged.put(key, FileStatsMerge.merge(tableId, column, live, before, st));
+    }
   }
 
   /**

@@ -87,7 +87,7 @@ public final class InlineVerbs {
             .setNextRowId(rowIdStart + n)
             .setRecordCount(stats.getRecordCount() + n)
             .build());
-    stage(chunk, rowIdStart);
+    stage(chunk, rowIdStart, rowIdStart != 0);
     return rowIdStart;
   }
 
@@ -125,15 +125,22 @@ public final class InlineVerbs {
    * Stages a prepared chunk with its first row at {@code rowIdStart}: the rows' column statistics,
    * the version's schema record if it has none, the chunk and its locator, the table's one {@code
    * next_file_id} step, and {@code inlined_insert}. The caller stages the table's row counts.
+   * {@code heldRows} says whether the table held rows before this chunk.
    */
-  private void stage(Chunk chunk, long rowIdStart) {
+  private void stage(Chunk chunk, long rowIdStart, boolean heldRows) {
     long tableId = chunk.tableId;
     long n = chunk.rows.size();
     // Stock DuckLake keeps a table's column statistics once it has any: it merges the new values
     // into the columns that have statistics and leaves a column without (one added after rows
     // were written) without; a table with none yet gets them for every column.
     boolean statsStarted = !s.tableColumnStatsRecords(tableId).isEmpty();
+    // A table that already holds rows but no statistics got them from files registered without
+    // any: their values are unknown, so no bound can be written for the table.
+    boolean unknownRows = !statsStarted && heldRows;
     for (InlineLeaves.Leaf leaf : InlineLeaves.of(chunk.columns, chunk.types, chunk.rows)) {
+      if (unknownRows) {
+        break;
+      }
       ColumnValue column = leaf.column();
       EntityKey key = new EntityKey.TableColumnStats(tableId, column.getColumnId());
       TableColumnStatsValue before = s.staged.get(key, TableColumnStatsValue.class).orElse(null);
@@ -233,7 +240,7 @@ public final class InlineVerbs {
     s.staged.put(
         new EntityKey.TableStats(chunk.tableId),
         stats.toBuilder().setRecordCount(stats.getRecordCount() + 1).build());
-    stage(chunk, rowId);
+    stage(chunk, rowId, true);
   }
 
   /** Refuses a row id this run inlined itself, with {@code advice} on what to do instead. */

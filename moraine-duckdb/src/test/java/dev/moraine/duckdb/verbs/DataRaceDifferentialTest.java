@@ -8,7 +8,6 @@ import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CommitBody;
 import dev.moraine.core.catalog.CommitConflictException;
 import dev.moraine.core.catalog.NotFoundException;
-import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.NewDataFile;
@@ -25,7 +24,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -92,21 +90,17 @@ class DataRaceDifferentialTest {
         + ")";
   }
 
-  /** Registers every data file written into table t, widening its column statistics. */
+  /**
+   * Registers every data file written into table t, with its column statistics (the table's are
+   * derived from them).
+   */
   private static final Ours INSERT_T =
       (f, w) -> {
         List<NewDataFile> files = new ArrayList<>();
-        List<ParquetFacts> facts = new ArrayList<>();
         for (Path p : w.dataFiles()) {
-          facts.add(f.facts(p));
           files.add(f.dataFile(p, 1, 2));
         }
-        return tx -> {
-          for (int i = 0; i < files.size(); i++) {
-            tx.registerDataFile(1, files.get(i));
-            widenColumnStats(tx, 1, facts.get(i));
-          }
-        };
+        return tx -> files.forEach(file -> tx.registerDataFile(1, file));
       };
 
   private static Setup insertT(int from, int to) {
@@ -126,12 +120,10 @@ class DataRaceDifferentialTest {
   /** Creates a table {@code name} (i INTEGER) and registers the file its CREATE TABLE AS wrote. */
   private static Ours ctas(String name) {
     return (f, w) -> {
-      ParquetFacts facts = f.facts(w.dataFiles().get(0));
       NewDataFile file = f.dataFile(w.dataFiles().get(0), 1);
       return tx -> {
         long id = tx.createTable(0, name, List.of(ColumnDef.of("i", "int32")));
         tx.registerDataFile(id, file);
-        widenColumnStats(tx, id, facts);
       };
     };
   }
@@ -307,12 +299,6 @@ class DataRaceDifferentialTest {
       return NewDeleteFile.parquet(
           dataFileId, file.getFileName().toString(), f.records(), f.fileSize(), f.footerSize());
     }
-  }
-
-  /** Widens table {@code tableId}'s stats by a file whose i-th column is column i + 1. */
-  private static void widenColumnStats(Transaction tx, long tableId, ParquetFacts f) {
-    ColumnStatsWidening.widen(
-        tx, tableId, f, LongStream.rangeClosed(1, f.columns().size()).toArray());
   }
 
   /** Every Parquet file under the stock lake's data path. */

@@ -540,6 +540,9 @@ final class CatalogModel {
       }
       long[] s = stats.get(i.tableId());
       t.files().put(nextFileId++, new long[] {s[2], i.rows()});
+      // Registered without column statistics: the live columns' bounds become unknown (a dropped
+      // column's record stays as it was).
+      t.columnStats.keySet().removeAll(t.columns().keySet());
       s[0] += i.rows();
       s[1] += FILE_SIZE;
       s[2] += i.rows();

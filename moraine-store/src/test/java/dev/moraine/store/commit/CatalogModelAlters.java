@@ -241,7 +241,9 @@ final class CatalogModelAlters {
   /**
    * The table column statistics an accepted inlined insert leaves: the test inlines the value
    * {@code r + c} into the column at position {@code c} of row {@code r}. A table without
-   * statistics gets them for every live column; a table with some merges into those columns only.
+   * statistics gets them for every live column, unless it already holds rows (of files registered
+   * without statistics, whose values no bound describes); a table with some merges into those
+   * columns only. Called once the insert has advanced the table's next row id.
    */
   static void inlinedStats(CatalogModel m, Intent intent) {
     if (!(intent instanceof Intent.InsertInlined i)) {
@@ -249,6 +251,9 @@ final class CatalogModelAlters {
     }
     Table t = m.tables().get(i.tableId());
     boolean started = !t.columnStats.isEmpty();
+    if (!started && m.statsOf(i.tableId())[2] - i.rows() != 0) {
+      return;
+    }
     int position = 0;
     for (long columnId : t.columns().keySet()) {
       long min = position;

@@ -97,6 +97,9 @@ final class CatalogModelInline {
       long[] s = m.statsOf(i.tableId());
       t.files().put(m.takeFileId(), new long[] {s[2], i.rows()});
       t.mappings.add(mapping);
+      // Registered without column statistics: the live columns' bounds become unknown (a dropped
+      // column's record stays as it was).
+      t.columnStats.keySet().removeAll(t.columns().keySet());
       s[0] += i.rows();
       s[1] += CatalogModel.FILE_SIZE;
       s[2] += i.rows();
