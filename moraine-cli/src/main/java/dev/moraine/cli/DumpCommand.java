@@ -1,14 +1,9 @@
 package dev.moraine.cli;
 
-import dev.moraine.core.catalog.Catalog;
-import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.dump.CatalogDump;
 import dev.moraine.core.dump.UnrenderableValueException;
-import dev.moraine.core.kv.KvReader;
-import dev.moraine.core.kv.ReaderMode;
-import dev.moraine.store.SlateStoreProvider;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -49,16 +44,10 @@ final class DumpCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Long snapshotId = at == null ? null : parseSnapshotId(at);
-    StoreOptions where = new StoreOptions();
-    where.directory = lake;
-    where.storePath = storePath;
+    Long snapshotId = at == null ? null : SnapshotIds.parse("--at", at);
     String json;
-    // The reader is closed after the catalog: the catalog borrows it.
-    try (KvReader reader =
-            new SlateStoreProvider(where.existingStoreConfig())
-                .openReader(ReaderMode.followLatest());
-        ReadOnlyCatalog catalog = Catalog.openReadOnly(reader, CatalogOptions.defaults())) {
+    try (ReadOnlyLake opened = ReadOnlyLake.open(lake, storePath)) {
+      ReadOnlyCatalog catalog = opened.catalog();
       // The whole document is rendered before any of it is printed: a failure prints no JSON.
       json =
           snapshotId == null
@@ -71,13 +60,5 @@ final class DumpCommand implements Callable<Integer> {
     out.print(json);
     out.flush();
     return 0;
-  }
-
-  private static long parseSnapshotId(String text) {
-    try {
-      return Long.parseUnsignedLong(text);
-    } catch (NumberFormatException notAnId) {
-      throw new CliFailure("--at must be a snapshot id (an unsigned integer), got '" + text + "'");
-    }
   }
 }

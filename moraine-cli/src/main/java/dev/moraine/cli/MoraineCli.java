@@ -16,7 +16,7 @@ import picocli.CommandLine.ScopeType;
     scope = ScopeType.INHERIT,
     versionProvider = MoraineCli.VersionLines.class,
     description = "Moraine: a DuckLake catalog commit engine over SlateDB.",
-    subcommands = {DemoCommand.class, ScanCommand.class, DumpCommand.class})
+    subcommands = {DemoCommand.class, ScanCommand.class, DumpCommand.class, ExportCommand.class})
 public final class MoraineCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -54,6 +54,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Function;
+import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * What the lake keeps of the past as seen from one snapshot S: every version of every versioned
@@ -208,12 +209,14 @@ public final class CatalogHistory {
               KeyValue kv = it.next();
               InlineKey.Schema key = (InlineKey.Schema) KeyCodec.decode(kv.key());
               if (!dropped.contains(List.of(key.tableId(), key.schemaVersion()))) {
+                List<Field> fields = InlineRowsReader.fields(v, key.tableId(), key.schemaVersion());
                 out.add(
                     new InlinedSchemaVersion(
                         key.tableId(),
                         key.schemaVersion(),
-                        InlineRowsReader.columnNames(v, key.tableId(), key.schemaVersion()),
-                        firstChunkBegin(v, key.tableId(), key.schemaVersion())));
+                        fields.stream().map(Field::getName).toList(),
+                        firstChunkBegin(v, key.tableId(), key.schemaVersion()),
+                        fields));
               }
             }
           }

@@ -55,5 +55,16 @@ public enum ErrorCode {
   /** A lake location names a place that does not exist, such as a missing bucket. */
   LOCATION_NOT_FOUND,
   /** A lake location holds something other than a lake, which is left as it is. */
-  NOT_A_LAKE
+  NOT_A_LAKE,
+  /**
+   * An export into a DuckDB file was refused before anything was written: the file holds something
+   * other than a DuckLake catalog, a history that is not this lake's, or a later snapshot than the
+   * one exported, or it is in use. The file is left as it was.
+   */
+  EXPORT_REFUSED,
+  /**
+   * Writing an export into a DuckDB file failed part way; the export's transaction was rolled back
+   * (or its new file removed), so the file is left as it was.
+   */
+  EXPORT_FAILED
 }

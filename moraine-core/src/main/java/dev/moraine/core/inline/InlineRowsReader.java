@@ -187,8 +187,16 @@ public final class InlineRowsReader {
    * The column names of one (table, schema version)'s inlined rows, from its Arrow schema record.
    */
   public static List<String> columnNames(KvReadView view, long tableId, long version) {
+    return fields(view, tableId, version).stream().map(Field::getName).toList();
+  }
+
+  /**
+   * The Arrow fields of one (table, schema version)'s columns, as its schema record holds them
+   * (following one reference hop).
+   */
+  public static List<Field> fields(KvReadView view, long tableId, long version) {
     String key = new InlineKey.Schema(tableId, version).printable();
-    return schema(view, tableId, version, key).getFields().stream().map(Field::getName).toList();
+    return schema(view, tableId, version, key).getFields();
   }
 
   /** The Arrow schema of one (table, schema version), following one reference hop (format 7). */

@@ -56,6 +56,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.LongPredicate;
 
 /**
  * Renders a {@link CatalogSnapshot} as the full contents of DuckLake's spec-1.0 metadata tables as
@@ -77,6 +78,10 @@ public final class DuckLakeRowRenderer {
    * writer DuckLake would record (a DuckDB source id), so it names this library.
    */
   public static final String CREATED_BY = Bootstrap.WRITER_VERSION;
+
+  /** The three BIGINT columns each inlined table starts with. */
+  private static final List<DuckDbType> SYSTEM_COLUMN_TYPES =
+      List.of(DuckDbType.BIGINT, DuckDbType.BIGINT, DuckDbType.BIGINT);
 
   private DuckLakeRowRenderer() {}
 
@@ -193,13 +198,25 @@ public final class DuckLakeRowRenderer {
         history.schemaVersions().stream().map(RowMappings::schemaVersion).toList());
 
     List<InlinedTable> inlined = new ArrayList<>();
+    // The chunks keep a uuid as its text: the column records tell a uuid column from a varchar.
+    Set<List<Long>> uuidColumns = new HashSet<>();
+    for (Versioned<ColumnInfo> c : columns) {
+      if ("uuid".equals(c.version().type())) {
+        uuidColumns.add(List.of(c.version().tableId(), c.version().columnId()));
+      }
+    }
     for (InlinedSchemaVersion v : registeredAt(history.inlinedSchemaVersions(), self, tableIds)) {
       String name = DuckLakeTables.inlinedDataTableName(v.tableId(), v.schemaVersion());
       add(
           out,
           InlinedDataTablesRow.DEF,
           List.of(new InlinedDataTablesRow(v.tableId(), name, v.schemaVersion())));
-      inlined.add(inlinedData(name, v, history.inlinedRows(v.tableId())));
+      inlined.add(
+          inlinedData(
+              name,
+              v,
+              history.inlinedRows(v.tableId()),
+              columnId -> uuidColumns.contains(List.of(v.tableId(), columnId))));
     }
     inlined.addAll(inlinedDeletes(history, tableIds));
 
@@ -316,9 +333,14 @@ public final class DuckLakeRowRenderer {
 
   /** One {@code ducklake_inlined_data_<t>_<v>}: the row versions written under version v. */
   static InlinedTable inlinedData(
-      String name, InlinedSchemaVersion v, List<Versioned<InlinedRows.Row>> rows) {
+      String name,
+      InlinedSchemaVersion v,
+      List<Versioned<InlinedRows.Row>> rows,
+      LongPredicate isUuid) {
     List<String> columns = new ArrayList<>(List.of("row_id", "begin_snapshot", "end_snapshot"));
     columns.addAll(v.columns());
+    List<DuckDbType> types = new ArrayList<>(SYSTEM_COLUMN_TYPES);
+    v.fields().forEach(f -> types.add(DuckDbType.of(f, isUuid)));
     List<List<Object>> values = new ArrayList<>();
     for (Versioned<InlinedRows.Row> r : rows) {
       InlinedRows.Row row = r.version();
@@ -332,7 +354,7 @@ public final class DuckLakeRowRenderer {
       cells.addAll(row.values());
       values.add(cells);
     }
-    return new InlinedTable(name, columns, values);
+    return new InlinedTable(name, columns, types, values);
   }
 
   /** Every {@code ducklake_inlined_delete_<t>} of a table rendered at S. */
@@ -356,6 +378,7 @@ public final class DuckLakeRowRenderer {
                 new InlinedTable(
                     DuckLakeTables.inlinedDeleteTableName(t),
                     List.of("file_id", "row_id", "begin_snapshot"),
+                    SYSTEM_COLUMN_TYPES,
                     rows)));
     return out;
   }

@@ -11,12 +11,23 @@ import java.util.List;
  *
  * @param name the table name
  * @param columns the column names, in order
+ * @param columnTypes the DuckDB type of each column, in the same order
  * @param rows each row's values in column order (null is SQL NULL)
  */
-public record InlinedTable(String name, List<String> columns, List<List<Object>> rows) {
-  /** Copies the lists (rows may hold nulls). */
+public record InlinedTable(
+    String name, List<String> columns, List<DuckDbType> columnTypes, List<List<Object>> rows) {
+  /**
+   * Copies the lists (rows may hold nulls).
+   *
+   * @throws IllegalArgumentException if there are not as many types as columns
+   */
   public InlinedTable {
     columns = List.copyOf(columns);
+    columnTypes = List.copyOf(columnTypes);
+    if (columnTypes.size() != columns.size()) {
+      throw new IllegalArgumentException(
+          columnTypes.size() + " column types for " + columns.size() + " columns");
+    }
     List<List<Object>> copy = new ArrayList<>(rows.size());
     for (List<Object> row : rows) {
       copy.add(Collections.unmodifiableList(new ArrayList<>(row)));

@@ -108,13 +108,16 @@ class DuckLakeRowRendererTest {
 
   @Test
   void inlinedTables_registeredAtS_areOfRenderedTables_reachedVersions_andWrittenChunks() {
-    InlinedSchemaVersion written = new InlinedSchemaVersion(1, 2, List.of(), OptionalLong.of(5));
-    InlinedSchemaVersion flushed = new InlinedSchemaVersion(1, 1, List.of(), OptionalLong.empty());
-    InlinedSchemaVersion laterChunk = new InlinedSchemaVersion(1, 2, List.of(), OptionalLong.of(9));
+    InlinedSchemaVersion written =
+        new InlinedSchemaVersion(1, 2, List.of(), OptionalLong.of(5), List.of());
+    InlinedSchemaVersion flushed =
+        new InlinedSchemaVersion(1, 1, List.of(), OptionalLong.empty(), List.of());
+    InlinedSchemaVersion laterChunk =
+        new InlinedSchemaVersion(1, 2, List.of(), OptionalLong.of(9), List.of());
     InlinedSchemaVersion laterVersion =
-        new InlinedSchemaVersion(1, 4, List.of(), OptionalLong.empty());
+        new InlinedSchemaVersion(1, 4, List.of(), OptionalLong.empty(), List.of());
     InlinedSchemaVersion otherTable =
-        new InlinedSchemaVersion(7, 1, List.of(), OptionalLong.empty());
+        new InlinedSchemaVersion(7, 1, List.of(), OptionalLong.empty(), List.of());
     assertEquals(
         List.of(written, flushed),
         DuckLakeRowRenderer.registeredAt(
@@ -136,11 +139,15 @@ class DuckLakeRowRendererTest {
     InlinedTable t =
         DuckLakeRowRenderer.inlinedData(
             "ducklake_inlined_data_1_2",
-            new InlinedSchemaVersion(1, 2, List.of("id", "name"), OptionalLong.of(3)),
+            new InlinedSchemaVersion(1, 2, List.of("id", "name"), OptionalLong.of(3), fields),
             List.of(
                 new Versioned<>(kept, OptionalLong.of(5)),
-                new Versioned<>(otherVersion, OptionalLong.empty())));
+                new Versioned<>(otherVersion, OptionalLong.empty())),
+            columnId -> false);
     assertEquals(List.of("row_id", "begin_snapshot", "end_snapshot", "id", "name"), t.columns());
+    assertEquals(
+        List.of("BIGINT", "BIGINT", "BIGINT", "BIGINT", "VARCHAR"),
+        t.columnTypes().stream().map(DuckDbType::ddl).toList());
     assertEquals(List.of(Arrays.asList(0L, 3L, 5L, 10L, null)), t.rows());
   }
 

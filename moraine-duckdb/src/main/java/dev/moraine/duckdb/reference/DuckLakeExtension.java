@@ -3,6 +3,12 @@ package dev.moraine.duckdb.reference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
 
 /**
  * Finds the DuckLake extension binary that the reference harness loads into DuckDB.
@@ -77,5 +83,38 @@ public final class DuckLakeExtension {
               + duckdbVersion);
     }
     return path.toAbsolutePath();
+  }
+
+  /**
+   * An in-memory DuckDB with this extension loaded (automatic extension install and load off) and
+   * the DuckLake catalog in {@code catalogFile} attached read-only as {@code lake}, over the data
+   * path {@code dataPath}: how a DuckDB user reads an export of a Moraine lake.
+   *
+   * @throws SQLException if DuckDB refuses; nothing is left open
+   * @throws IllegalStateException if the extension is not found ({@link #locate})
+   */
+  public static Connection attachReadOnly(Path catalogFile, String dataPath) throws SQLException {
+    Properties props = new Properties();
+    props.setProperty("autoinstall_known_extensions", "false");
+    props.setProperty("autoload_known_extensions", "false");
+    Connection c = DriverManager.getConnection("jdbc:duckdb:", props);
+    try (Statement st = c.createStatement()) {
+      String version;
+      try (ResultSet rs = st.executeQuery("SELECT version()")) {
+        rs.next();
+        version = rs.getString(1);
+      }
+      st.execute("LOAD " + SqlRows.literal(locate(version).toString()));
+      st.execute(
+          "ATTACH "
+              + SqlRows.literal("ducklake:" + catalogFile)
+              + " AS lake (DATA_PATH "
+              + SqlRows.literal(dataPath)
+              + ", READ_ONLY)");
+    } catch (SQLException | RuntimeException e) {
+      c.close();
+      throw e;
+    }
+    return c;
   }
 }
