@@ -259,11 +259,10 @@ public final class InlineRowEncoder {
     b.setContainsNull(
         (before != null && before.hasContainsNull() && before.getContainsNull()) || anyNull);
     if (type.floating()) {
-      boolean nan =
-          values.stream()
-              .anyMatch(v -> v instanceof Float f ? f.isNaN() : v instanceof Double d && d.isNaN());
-      b.setContainsNan(
-          (before != null && before.hasContainsNan() && before.getContainsNan()) || nan);
+      // Stock DuckLake's inlined insert does not tell whether a NaN is among its values: the
+      // column's contains_nan becomes unknown (NULL), even where a file had set it, and DuckDB then
+      // keeps no bounds for the column.
+      b.clearContainsNan();
     }
     for (Object v : values) {
       if (v == null

@@ -78,7 +78,10 @@ public final class DuckLakeRowDiff {
       } else if (v != null && c.type() == SqlType.TIMESTAMPTZ) {
         v = TIME_MARK;
       } else if (v instanceof Number n) {
-        v = n.longValue();
+        // Every number of the spec tables is a BIGINT; compared exactly, whatever Java type
+        // DuckDB's
+        // JDBC or our rows give it.
+        v = new java.math.BigDecimal(n.toString()).toPlainString();
       }
       out.put(c.name(), v);
     }

@@ -466,7 +466,11 @@ class InlinedDataDifferentialTest {
               "BLOB",
               "'\\xAA\\x00a\\x5Cb'::BLOB), ('\\x01zz'::BLOB",
               new byte[] {(byte) 0xaa, 0, 'a', '\\', 'b'},
-              new byte[] {1, 'z', 'z'}));
+              new byte[] {1, 'z', 'z'}),
+          // Bounds whose text Java and DuckDB print alike (RFC 0004 §8.2 item 8).
+          new TypedColumn("f4", "FLOAT", "1.5::FLOAT), (-2.25::FLOAT", 1.5f, -2.25f),
+          new TypedColumn("f8", "DOUBLE", "0.1::DOUBLE), (3.0::DOUBLE", 0.1, 3.0),
+          new TypedColumn("bo", "BOOLEAN", "true), (false", true, false));
 
   private static BigDecimal bd(String text) {
     return new BigDecimal(text);
@@ -485,7 +489,13 @@ class InlinedDataDifferentialTest {
     List<ColumnDef> columns = new ArrayList<>();
     for (TypedColumn c : TYPED) {
       defs.add(c.name() + " " + c.sqlType());
-      columns.add(ColumnDef.of(c.name(), DuckLakeType.parse(c.sqlType().toLowerCase()).format()));
+      String type =
+          switch (c.sqlType()) {
+            case "FLOAT" -> "float32";
+            case "DOUBLE" -> "float64";
+            default -> DuckLakeType.parse(c.sqlType().toLowerCase()).format();
+          };
+      columns.add(ColumnDef.of(c.name(), type));
     }
     s.add(
         step(

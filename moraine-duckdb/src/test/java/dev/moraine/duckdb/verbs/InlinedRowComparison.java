@@ -25,9 +25,10 @@ import java.util.TreeMap;
  * sorted lists. Values compare in one form per kind, whichever side they come from (DuckDB's JDBC
  * objects, or Arrow Java's cells of our chunks): a decimal as its plain text, a date as its day
  * number, a time as microseconds since midnight, a timestamp without zone as its local date-time,
- * one with a zone as microseconds since the epoch, a blob as hex, other numbers as integers, a
- * struct as its members in field order and a list as its elements, each in its own form, and
- * anything else as its text; nothing is masked.
+ * one with a zone as microseconds since the epoch, a blob as hex, a float or double as its exact
+ * text, other numbers as integers (a {@code BigInteger} in full), a struct as its members in field
+ * order and a list as its elements, each in its own form, and anything else as its text; nothing is
+ * masked.
  */
 final class InlinedRowComparison {
   private InlinedRowComparison() {}
@@ -112,8 +113,14 @@ final class InlinedRowComparison {
         throw new IllegalStateException(e);
       }
     }
+    if (v instanceof Float || v instanceof Double) {
+      return v.toString(); // exactly, fraction and all (Java prints both sides' values alike)
+    }
+    if (v instanceof java.math.BigInteger b) {
+      return b.toString();
+    }
     if (v instanceof Number n) {
-      return n.longValue();
+      return Long.toString(n.longValue()); // an integer of at most 64 bits
     }
     if (v instanceof java.sql.Struct struct) {
       try {
