@@ -354,7 +354,8 @@ public final class RowMappings {
                 p.columnId(),
                 p.name(),
                 p.type(),
-                p.defaultValue().orElse(null),
+                // Stock DuckLake writes the text NULL for a parameter without a default.
+                p.defaultValue().orElse("NULL"),
                 p.defaultValueType()));
       }
     }
