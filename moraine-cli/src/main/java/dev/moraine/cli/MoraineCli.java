@@ -16,7 +16,15 @@ import picocli.CommandLine.ScopeType;
     scope = ScopeType.INHERIT,
     versionProvider = MoraineCli.VersionLines.class,
     description = "Moraine: a DuckLake catalog commit engine over SlateDB.",
-    subcommands = {DemoCommand.class, ScanCommand.class, DumpCommand.class, ExportCommand.class})
+    subcommands = {
+      DemoCommand.class,
+      ScanCommand.class,
+      DumpCommand.class,
+      ExportCommand.class,
+      LogCommand.class,
+      TablesCommand.class,
+      FilesCommand.class
+    })
 public final class MoraineCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -19,7 +19,7 @@ import java.util.Map;
  * String} keys (an object; its iteration order does not matter), or an {@link Iterable} (an array,
  * iterated once, so a lazy one keeps only one element in memory at a time).
  */
-final class CompactJson {
+public final class CompactJson {
   private CompactJson() {}
 
   /**
@@ -38,7 +38,7 @@ final class CompactJson {
   }
 
   /** {@code value} as one compact JSON text. */
-  static String toText(Object value) {
+  public static String toText(Object value) {
     StringBuilder text = new StringBuilder();
     write(value, text);
     return text.toString();
