@@ -201,6 +201,29 @@ public final class CatalogSnapshot {
     return view.mappings(tableId);
   }
 
+  /**
+   * Every table's statistics record, by table id: as {@link #tableStats} for each table, in one
+   * read of the store (for a pass over every table, such as rendering the catalog).
+   */
+  public List<TableStats> allTableStats() {
+    return view.allTableStats();
+  }
+
+  /** Every table's column statistics, by table id then column id, in one read of the store. */
+  public List<ColumnStats> allColumnStats() {
+    return view.allColumnStats();
+  }
+
+  /** Every table's per-file column statistics, by table, in one read of the store. */
+  public List<FileColumnStats> allFileColumnStats() {
+    return view.allFileColumnStats();
+  }
+
+  /** Every table's column mappings, by table then id, in one read of the store. */
+  public List<MappingInfo> allMappings() {
+    return view.allMappings();
+  }
+
   /** A table's equality-index definitions, by id. */
   public List<IndexInfo> indexes(long tableId) {
     return view.indexes(tableId);

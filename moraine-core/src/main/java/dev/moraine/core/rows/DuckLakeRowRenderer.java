@@ -3,7 +3,9 @@ package dev.moraine.core.rows;
 import dev.moraine.core.catalog.CatalogHistory;
 import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.model.ColumnInfo;
+import dev.moraine.core.catalog.model.ColumnStats;
 import dev.moraine.core.catalog.model.DataFileInfo;
+import dev.moraine.core.catalog.model.FileColumnStats;
 import dev.moraine.core.catalog.model.InlinedFileDelete;
 import dev.moraine.core.catalog.model.InlinedRows;
 import dev.moraine.core.catalog.model.InlinedSchemaVersion;
@@ -12,6 +14,7 @@ import dev.moraine.core.catalog.model.MappingInfo;
 import dev.moraine.core.catalog.model.OptionScope;
 import dev.moraine.core.catalog.model.SnapshotInfo;
 import dev.moraine.core.catalog.model.TableInfo;
+import dev.moraine.core.catalog.model.TableStats;
 import dev.moraine.core.catalog.model.TagEntry;
 import dev.moraine.core.catalog.model.Versioned;
 import dev.moraine.core.lake.Bootstrap;
@@ -57,6 +60,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.LongPredicate;
+import java.util.function.ToLongFunction;
 
 /**
  * Renders a {@link CatalogSnapshot} as the full contents of DuckLake's spec-1.0 metadata tables as
@@ -137,18 +141,28 @@ public final class DuckLakeRowRenderer {
         DeleteFileRow.DEF,
         history.deleteFiles().stream().map(RowMappings::deleteFile).toList());
 
+    // The per-table records are read for every table at once (one range read each), not table by
+    // table: a catalog of thousands of tables otherwise costs thousands of store reads.
+    Map<Long, List<TableStats>> statsByTable = byTable(at.allTableStats(), TableStats::tableId);
+    Map<Long, List<ColumnStats>> columnStatsByTable =
+        byTable(at.allColumnStats(), ColumnStats::tableId);
+    Map<Long, List<FileColumnStats>> fileStatsByTable =
+        byTable(at.allFileColumnStats(), FileColumnStats::tableId);
+    Map<Long, List<MappingInfo>> mappingsByTable = byTable(at.allMappings(), MappingInfo::tableId);
     for (long tableId : tableIds) {
       // Stock DuckLake writes a table's ducklake_table_stats row with its first rows; a table
       // that never held a row (next_row_id still 0, nothing counted) has none there, while the
       // keyspace keeps a zeroed record from the table's creation on.
-      at.tableStats(tableId)
+      statsByTable.getOrDefault(tableId, List.of()).stream()
           .filter(s -> s.nextRowId() != 0 || s.recordCount() != 0 || s.fileSizeBytes() != 0)
-          .ifPresent(s -> add(out, TableStatsRow.DEF, List.of(RowMappings.tableStats(s))));
+          .forEach(s -> add(out, TableStatsRow.DEF, List.of(RowMappings.tableStats(s))));
       add(
           out,
           TableColumnStatsRow.DEF,
-          at.columnStats(tableId).stream().map(RowMappings::tableColumnStats).toList());
-      at.fileColumnStats(tableId).stream()
+          columnStatsByTable.getOrDefault(tableId, List.of()).stream()
+              .map(RowMappings::tableColumnStats)
+              .toList());
+      fileStatsByTable.getOrDefault(tableId, List.of()).stream()
           // A file registered after S is not in the rendered files; its stats are left out too.
           .filter(s -> dataFileIds.contains(s.dataFileId()))
           .forEach(
@@ -156,7 +170,7 @@ public final class DuckLakeRowRenderer {
                 add(out, FileColumnStatsRow.DEF, List.of(RowMappings.fileColumnStats(s)));
                 add(out, FileVariantStatsRow.DEF, RowMappings.fileVariantStats(s));
               });
-      for (MappingInfo m : at.mappings(tableId)) {
+      for (MappingInfo m : mappingsByTable.getOrDefault(tableId, List.of())) {
         // Mapping ids come from next_file_id: one at or above S's counter was made after S.
         if (Long.compareUnsigned(m.mappingId(), self.nextFileId()) < 0) {
           add(out, ColumnMappingRow.DEF, List.of(RowMappings.columnMapping(m)));
@@ -380,6 +394,15 @@ public final class DuckLakeRowRenderer {
                     List.of("file_id", "row_id", "begin_snapshot"),
                     SYSTEM_COLUMN_TYPES,
                     rows)));
+    return out;
+  }
+
+  /** {@code records} grouped by table id, each group in the given order. */
+  private static <T> Map<Long, List<T>> byTable(List<T> records, ToLongFunction<T> tableOf) {
+    Map<Long, List<T>> out = new HashMap<>();
+    for (T r : records) {
+      out.computeIfAbsent(tableOf.applyAsLong(r), k -> new ArrayList<>()).add(r);
+    }
     return out;
   }
 

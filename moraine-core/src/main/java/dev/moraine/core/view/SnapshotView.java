@@ -283,6 +283,34 @@ public final class SnapshotView {
         .toList();
   }
 
+  /** Every table's statistics record, in key order (by table id): one range read for them all. */
+  public List<TableStats> allTableStats() {
+    return all(EntityKind.TABLE_STATS, null, TableStatsValue.class).stream()
+        .map(Records::tableStats)
+        .toList();
+  }
+
+  /** Every table's column statistics, by table id then column id: one range read. */
+  public List<ColumnStats> allColumnStats() {
+    return all(EntityKind.TABLE_COLUMN_STATS, null, TableColumnStatsValue.class).stream()
+        .map(Records::columnStats)
+        .toList();
+  }
+
+  /** Every file column statistics record live at this snapshot, by table: one range read. */
+  public List<FileColumnStats> allFileColumnStats() {
+    return all(EntityKind.FILE_COLUMN_STATS, null, FileColumnStatsValue.class).stream()
+        .map(Records::fileColumnStats)
+        .toList();
+  }
+
+  /** Every table's column mappings, by table then id: one range read. */
+  public List<MappingInfo> allMappings() {
+    return all(EntityKind.MAPPING, null, MappingValue.class).stream()
+        .map(Records::mapping)
+        .toList();
+  }
+
   public List<MappingInfo> mappings(long tableId) {
     return all(EntityKind.MAPPING, tableId, MappingValue.class).stream()
         .map(Records::mapping)
