@@ -1,5 +1,6 @@
 package dev.moraine.cli;
 
+import dev.moraine.core.dump.CompactJson;
 import dev.moraine.core.kv.KeyRange;
 import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvIterator;
@@ -7,7 +8,11 @@ import dev.moraine.core.kv.KvReader;
 import dev.moraine.core.kv.ReaderMode;
 import dev.moraine.store.SlateStoreProvider;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,6 +35,9 @@ final class ScanCommand implements Callable<Integer> {
       defaultValue = "1000")
   int limit;
 
+  @Option(names = "--json", description = "Print one line of JSON instead of text.")
+  boolean json;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -44,18 +52,32 @@ final class ScanCommand implements Callable<Integer> {
             ? KeyRange.all()
             : KeyRange.prefix(parsePrefix(hex, prefixHex));
     int shown = 0;
+    List<Object> keys = new ArrayList<>();
     try (KvReader reader =
             new SlateStoreProvider(store.existingStoreConfig())
                 .openReader(ReaderMode.followLatest());
         KvIterator it = reader.scan(range)) {
       while (it.hasNext() && shown < limit) {
         KeyValue kv = it.next();
-        out.printf(
-            "%s\t%s\t%d bytes%n", hex.formatHex(kv.key()), printable(kv.key()), kv.value().length);
+        if (json) {
+          Map<String, Object> key = new LinkedHashMap<>();
+          key.put("key", hex.formatHex(kv.key()));
+          key.put("printable", printable(kv.key()));
+          key.put("value_bytes", (long) kv.value().length);
+          keys.add(key);
+        } else {
+          out.printf(
+              "%s\t%s\t%d bytes%n",
+              hex.formatHex(kv.key()), printable(kv.key()), kv.value().length);
+        }
         shown++;
       }
     }
-    out.printf("%d keys%n", shown);
+    if (json) {
+      out.println(CompactJson.toText(Map.of("keys", keys)));
+    } else {
+      out.printf("%d keys%n", shown);
+    }
     out.flush();
     return 0;
   }

@@ -97,6 +97,15 @@ class InspectCommandsTest {
   }
 
   @Test
+  void scan_printsJsonToo() {
+    Run json = run("scan", "-d", lake.toString(), "--json", "--limit", "3");
+    assertEquals(0, json.status(), json.err());
+    assertEquals(1, json.out().strip().split("\\R").length, json.out());
+    assertTrue(json.out().startsWith("{\"keys\":[{"), json.out());
+    assertEquals(3, json.out().split("\"value_bytes\":").length - 1, json.out());
+  }
+
+  @Test
   void badInput_isOneLine() {
     assertRefused(run("log", dir.resolve("nothing").toString()), "log", "no lake at");
     assertRefused(run("tables", lake.toString(), "--at", "x"), "tables", "--at must be");
