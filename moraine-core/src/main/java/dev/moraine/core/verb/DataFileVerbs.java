@@ -206,8 +206,7 @@ public final class DataFileVerbs {
    */
   private void deriveColumnStats(
       long tableId, List<ColumnValue> live, List<NewFileColumnStats> given, boolean hadRowIds) {
-    boolean started = !s.tableColumnStatsRecords(tableId).isEmpty();
-    boolean hadRows = hadRowIds || started;
+    boolean starts = s.startsColumnStats(tableId, hadRowIds);
     Map<Long, NewFileColumnStats> byColumn = new HashMap<>();
     given.forEach(st -> byColumn.put(st.columnId(), st));
     Set<Long> parents = new HashSet<>();
@@ -230,7 +229,7 @@ public final class DataFileVerbs {
         }
         continue;
       }
-      if (before == null && hadRows) {
+      if (before == null && !starts) {
         continue;
       }
       s.staged.put(key, FileStatsMerge.merge(tableId, column, live, before, st));

@@ -130,21 +130,12 @@ public final class InlineVerbs {
   private void stage(Chunk chunk, long rowIdStart, boolean heldRows) {
     long tableId = chunk.tableId;
     long n = chunk.rows.size();
-    // Stock DuckLake keeps a table's column statistics once it has any: it merges the new values
-    // into the columns that have statistics and leaves a column without (one added after rows
-    // were written) without; a table with none yet gets them for every column.
-    boolean statsStarted = !s.tableColumnStatsRecords(tableId).isEmpty();
-    // A table that already holds rows but no statistics got them from files registered without
-    // any: their values are unknown, so no bound can be written for the table.
-    boolean unknownRows = !statsStarted && heldRows;
+    boolean starts = s.startsColumnStats(tableId, heldRows);
     for (InlineLeaves.Leaf leaf : InlineLeaves.of(chunk.columns, chunk.types, chunk.rows)) {
-      if (unknownRows) {
-        break;
-      }
       ColumnValue column = leaf.column();
       EntityKey key = new EntityKey.TableColumnStats(tableId, column.getColumnId());
       TableColumnStatsValue before = s.staged.get(key, TableColumnStatsValue.class).orElse(null);
-      if (statsStarted && before == null) {
+      if (before == null && !starts) {
         continue;
       }
       s.staged.put(

@@ -170,6 +170,17 @@ public final class VerbState {
         v -> new EntityKey.TableColumnStats(tableId, v.getColumnId()));
   }
 
+  /**
+   * Whether new rows may start column statistics records for the table's columns that have none:
+   * only while the table has no records at all and held no rows before them. Stock DuckLake keeps a
+   * table's statistics once it has any and leaves a column without (one added after rows were
+   * written) without; a table holding rows but no records got them from files registered without
+   * statistics, whose values no bound describes.
+   */
+  boolean startsColumnStats(long tableId, boolean heldRows) {
+    return !heldRows && tableColumnStatsRecords(tableId).isEmpty();
+  }
+
   TableStatsValue requireStats(long tableId) {
     return staged
         .get(new EntityKey.TableStats(tableId), TableStatsValue.class)

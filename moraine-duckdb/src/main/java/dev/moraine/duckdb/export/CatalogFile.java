@@ -138,29 +138,38 @@ final class CatalogFile {
   static Map<Long, List<String>> snapshotLog(Connection connection) throws SQLException {
     Map<Long, List<String>> out = new TreeMap<>(Long::compareUnsigned);
     for (TableDef def : List.of(SnapshotRow.DEF, SnapshotChangesRow.DEF)) {
-      List<String> columns = new ArrayList<>();
-      for (var c : def.columns()) {
-        columns.add(
-            c.type() == SqlType.TIMESTAMPTZ
-                ? "CAST(epoch_us(" + c.name() + ") AS VARCHAR)"
-                : "CAST(" + c.name() + " AS VARCHAR)");
+      for (List<String> cells : rows(connection, def)) {
+        out.computeIfAbsent(Long.parseLong(cells.get(0)), k -> new ArrayList<>())
+            .add(def.name() + cells);
       }
-      try (Statement st = connection.createStatement();
-          ResultSet rs =
-              st.executeQuery(
-                  "SELECT snapshot_id, "
-                      + String.join(", ", columns)
-                      + " FROM main."
-                      + def.name()
-                      + " ORDER BY snapshot_id")) {
-        int n = def.columns().size();
-        while (rs.next()) {
-          List<String> cells = new ArrayList<>(n);
-          for (int i = 0; i < n; i++) {
-            cells.add(rs.getString(i + 2));
-          }
-          out.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>()).add(def.name() + cells);
+    }
+    return out;
+  }
+
+  /**
+   * Every row of one spec table in the file, each as its columns' text in the form {@link
+   * #text(DuckLakeRow)} gives a rendered row's: a timestamp as microseconds since the epoch, any
+   * other value as DuckDB casts it to text, null as null.
+   */
+  static List<List<String>> rows(Connection connection, TableDef def) throws SQLException {
+    List<String> columns = new ArrayList<>();
+    for (var c : def.columns()) {
+      columns.add(
+          c.type() == SqlType.TIMESTAMPTZ
+              ? "CAST(epoch_us(" + c.name() + ") AS VARCHAR)"
+              : "CAST(" + c.name() + " AS VARCHAR)");
+    }
+    List<List<String>> out = new ArrayList<>();
+    try (Statement st = connection.createStatement();
+        ResultSet rs =
+            st.executeQuery("SELECT " + String.join(", ", columns) + " FROM main." + def.name())) {
+      int n = def.columns().size();
+      while (rs.next()) {
+        List<String> cells = new ArrayList<>(n);
+        for (int i = 1; i <= n; i++) {
+          cells.add(rs.getString(i));
         }
+        out.add(cells);
       }
     }
     return out;

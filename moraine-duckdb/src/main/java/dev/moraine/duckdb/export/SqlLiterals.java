@@ -1,5 +1,6 @@
 package dev.moraine.duckdb.export;
 
+import dev.moraine.core.rows.DuckDbType;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -41,11 +42,11 @@ final class SqlLiterals {
 
   /** A quoted string literal. */
   static String quote(String text) {
-    return '\'' + text.replace("'", "''") + '\'';
+    return DuckDbType.quote(text);
   }
 
   /** A double-quoted identifier. */
   static String identifier(String name) {
-    return '"' + name.replace("\"", "\"\"") + '"';
+    return DuckDbType.identifier(name);
   }
 }

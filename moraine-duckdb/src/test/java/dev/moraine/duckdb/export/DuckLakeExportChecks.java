@@ -7,15 +7,12 @@ import dev.moraine.core.catalog.model.SnapshotInfo;
 import dev.moraine.core.rows.DuckLakeRowRenderer;
 import dev.moraine.core.rows.DuckLakeRowSet;
 import dev.moraine.core.rows.InlinedTable;
-import dev.moraine.ducklake.rows.ColumnDef;
 import dev.moraine.ducklake.rows.DuckLakeRow;
 import dev.moraine.ducklake.rows.DuckLakeTables;
-import dev.moraine.ducklake.rows.SqlType;
 import dev.moraine.ducklake.rows.TableDef;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -114,40 +111,21 @@ final class DuckLakeExportChecks {
     return DriverManager.getConnection("jdbc:duckdb:" + file, props);
   }
 
-  /** The file's rows of one spec table, each column as text, sorted. */
+  /** The file's rows of one spec table, as text, sorted. */
   static List<String> fileText(Connection raw, TableDef def) throws Exception {
-    List<String> columns = new ArrayList<>();
-    for (ColumnDef col : def.columns()) {
-      columns.add(
-          col.type() == SqlType.TIMESTAMPTZ
-              ? "CAST(epoch_us(" + col.name() + ") AS VARCHAR)"
-              : "CAST(" + col.name() + " AS VARCHAR)");
-    }
     List<String> out = new ArrayList<>();
-    for (List<String> r :
-        ExportLake.query(
-            raw, "SELECT " + String.join(", ", columns) + " FROM main." + def.name())) {
-      out.add(r.toString());
+    for (List<String> cells : CatalogFile.rows(raw, def)) {
+      out.add(def.name() + cells);
     }
     out.sort(null);
     return out;
   }
 
-  /** The renderer's rows of one spec table in the form {@link #fileText} reads the file's. */
+  /** The renderer's rows of one spec table in the same form, sorted. */
   static List<String> renderedText(DuckLakeRowSet rows, TableDef def) {
     List<String> out = new ArrayList<>();
     for (DuckLakeRow row : rows.rows(def.name())) {
-      List<String> cells = new ArrayList<>();
-      for (Object v : row.values()) {
-        if (v == null) {
-          cells.add(null);
-        } else if (v instanceof Instant i) {
-          cells.add(Long.toString(i.getEpochSecond() * 1_000_000L + i.getNano() / 1000));
-        } else {
-          cells.add(v.toString());
-        }
-      }
-      out.add(cells.toString());
+      out.add(CatalogFile.text(row));
     }
     out.sort(null);
     return out;
