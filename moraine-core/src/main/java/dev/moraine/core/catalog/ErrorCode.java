@@ -66,5 +66,10 @@ public enum ErrorCode {
    * Writing an export into a DuckDB file failed part way; the export's transaction was rolled back
    * (or its new file removed), so the file is left as it was.
    */
-  EXPORT_FAILED
+  EXPORT_FAILED,
+  /**
+   * A compaction named an input data file that is not live at the commit's premise: a concurrent
+   * commit has merged, rewritten or expired it since the inputs were chosen. Nothing was staged.
+   */
+  COMPACTION_INPUT_NOT_LIVE
 }

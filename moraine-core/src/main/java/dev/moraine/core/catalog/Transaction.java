@@ -22,6 +22,7 @@ import dev.moraine.core.keyspace.proto.SnapshotValue;
 import dev.moraine.core.keyspace.proto.TableStatsValue;
 import dev.moraine.core.keyspace.proto.TableValue;
 import dev.moraine.core.verb.ColumnVerbs;
+import dev.moraine.core.verb.CompactionVerbs;
 import dev.moraine.core.verb.DataFileVerbs;
 import dev.moraine.core.verb.DeleteAndExpiryVerbs;
 import dev.moraine.core.verb.Draft;
@@ -90,6 +91,7 @@ public final class Transaction {
   private final TagVerbs tags;
   private final InlineVerbs inlined;
   private final InlineFlushVerbs inlineFlush;
+  private final CompactionVerbs compaction;
   private boolean sealed;
   private String author;
   private String commitMessage;
@@ -112,6 +114,7 @@ public final class Transaction {
     InlineRun inlineRun = new InlineRun(state);
     this.inlined = new InlineVerbs(state, inlineRun);
     this.inlineFlush = new InlineFlushVerbs(state, inlineRun, dataFiles, deletes);
+    this.compaction = new CompactionVerbs(state, dataFiles);
   }
 
   // ---- reads -----------------------------------------------------------------------------------
@@ -651,6 +654,45 @@ public final class Transaction {
     deletes.expireDeleteFile(tableId, deleteFileId);
   }
 
+  /**
+   * Merges data files of a table into one, as stock DuckLake's {@code
+   * ducklake_merge_adjacent_files} records a merge. The host has written {@code output}: every row
+   * of the inputs, nothing else, each with its own row id and the snapshot that inserted it (the
+   * Parquet columns {@code _ducklake_internal_row_id} and {@code _ducklake_internal_snapshot_id},
+   * with DuckLake's field ids), with field ids for the table's columns and its column statistics.
+   *
+   * <p>The output replaces the inputs at every snapshot: it begins at the earliest input's {@code
+   * begin_snapshot}, and the inputs' data file, file column statistics and ended delete file
+   * records are removed rather than ended, so time travel reads the output and filters its rows by
+   * their snapshot, as in stock DuckLake. Its {@code row_id_start} is the first input's when the
+   * inputs' row ids form one run, and absent otherwise. The table's {@code next_row_id}, record
+   * count, byte count and column statistics stay as they are; the inputs are scheduled for deletion
+   * (their objects are removed by file cleanup, not here); the output takes the id {@code
+   * next_file_id}. Recorded as {@code merge_adjacent:<table>} and nothing else, so a concurrent
+   * insert into the table or alter of it is a benign race, and a concurrent delete from it, drop of
+   * it, or another compaction of it is a conflict.
+   *
+   * <p>Name the inputs by id, chosen before the commit: the closure may run again after a benign
+   * race, and choosing from {@link #premise()} there would take in files the output does not hold.
+   * Such a re-run is refused by the record count check below instead of losing rows.
+   *
+   * @param inputFileIds the data files to merge, at least two, each live and without a live delete
+   *     file, all in one partition
+   * @return the merged file's id
+   * @throws CompactionInputNotLiveException if an input is not a live data file of the table (a
+   *     concurrent commit merged, rewrote or expired it); nothing staged
+   * @throws NotFoundException if the table is not live, or a statistics entry names a column that
+   *     is not; nothing staged
+   * @throws InvalidArgumentException if fewer than two inputs are named, one is named twice or has
+   *     a live delete file, the inputs lie in different partitions, the output's partition values
+   *     are not theirs, its record count is not the sum of theirs, or a field of it is invalid;
+   *     nothing staged
+   */
+  public long mergeDataFiles(long tableId, List<Long> inputFileIds, NewDataFile output) {
+    ensureOpen();
+    return compaction.merge(tableId, inputFileIds, output);
+  }
+
   // ---- options ---------------------------------------------------------------------------------
 
   /**
@@ -839,7 +881,8 @@ public final class Transaction {
         Optional.ofNullable(author),
         Optional.ofNullable(commitMessage),
         Optional.ofNullable(commitExtraInfo),
-        state.inline);
+        state.inline,
+        state.compaction);
   }
 
   /** Ends the run without a draft: verbs are refused from now on. */

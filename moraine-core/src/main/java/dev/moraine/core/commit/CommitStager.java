@@ -19,6 +19,7 @@ import dev.moraine.core.keyspace.proto.SnapshotValue;
 import dev.moraine.core.keyspace.proto.TableValue;
 import dev.moraine.core.keyspace.value.ValueCodec;
 import dev.moraine.core.kv.WriteBatch;
+import dev.moraine.core.verb.CompactionWrites;
 import dev.moraine.core.verb.Draft;
 import dev.moraine.core.verb.StagedEntities;
 import dev.moraine.core.view.KeyBytes;
@@ -63,10 +64,15 @@ public final class CommitStager {
     WriteBatch batch = new WriteBatch();
     SortedMap<KeyBytes, StagedEntities.Change> written = new TreeMap<>();
     for (Keyed keyed : sortedByKey(draft.entities())) {
-      stageEntity(batch, written, keyed, n);
+      stageEntity(batch, written, keyed, n, draft.compaction());
     }
+    // Snapshot times never decrease with the id: time travel by timestamp relies on it.
+    long snapshotTime = Math.max(nowMicros, premise.getSnapshotTimeMicros() + 1);
     // Inline subspace writes (RFC 0002 §12.1 item 2): no current keys, so not in the changelog.
     draft.inline().addTo(batch);
+    // A compaction's removed history versions and its schedule records: not in the changelog
+    // either (readers read the schedule by range, never through the head view).
+    draft.compaction().addTo(batch, snapshotTime);
     // DuckLake bumps schema_version once per commit that changes the catalog's shape, whatever
     // the number of changes (moraine-ducklake's per-operation effects, which CommitShape sums; the
     // verbs create no inlined-data tables, the one case that bumps it further). CommitShape itself
@@ -100,8 +106,7 @@ public final class CommitStager {
     SnapshotValue.Builder snapshot =
         SnapshotValue.newBuilder()
             .setSnapshotId(n)
-            // Snapshot times never decrease with the id: time travel by timestamp relies on it.
-            .setSnapshotTimeMicros(Math.max(nowMicros, premise.getSnapshotTimeMicros() + 1))
+            .setSnapshotTimeMicros(snapshotTime)
             .setSchemaVersion(schemaVersion)
             .setNextCatalogId(draft.nextCatalogId())
             .setNextFileId(draft.nextFileId())
@@ -137,7 +142,7 @@ public final class CommitStager {
     WriteBatch batch = new WriteBatch();
     SortedMap<KeyBytes, StagedEntities.Change> written = new TreeMap<>();
     for (Keyed keyed : sortedByKey(draft.entities())) {
-      stageEntity(batch, written, keyed, head.getSnapshotId());
+      stageEntity(batch, written, keyed, head.getSnapshotId(), draft.compaction());
     }
     if (batch.isEmpty()) {
       return new StagedCommit(null, draft.changes(), head, false, List.of(), null);
@@ -171,10 +176,15 @@ public final class CommitStager {
    * The writes of one touched entity (RFC 0002 §12.1 item 1): a versioned entity that ends or
    * changes puts its old version into history with {@code end_snapshot = n}; a change confined to a
    * table's {@code next_column_id} or a column's tags overwrites in place; an unversioned record is
-   * overwritten or deleted; an entity that is as it was writes nothing.
+   * overwritten or deleted; an entity that is as it was writes nothing; an entity a compaction
+   * removes from every snapshot is deleted with no history version.
    */
   private static void stageEntity(
-      WriteBatch batch, SortedMap<KeyBytes, StagedEntities.Change> written, Keyed keyed, long n) {
+      WriteBatch batch,
+      SortedMap<KeyBytes, StagedEntities.Change> written,
+      Keyed keyed,
+      long n,
+      CompactionWrites compaction) {
     StagedEntities.Change change = keyed.change();
     Optional<Message> before = change.before();
     Optional<Message> after = change.after();
@@ -192,7 +202,7 @@ public final class CommitStager {
       }
     } else {
       batch.delete(currentBytes);
-      if (versioned) {
+      if (versioned && !compaction.removesWithoutHistory(change.entity())) {
         putHistory(batch, change, before.get(), n);
       }
     }

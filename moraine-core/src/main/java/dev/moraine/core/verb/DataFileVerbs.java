@@ -84,34 +84,7 @@ public final class DataFileVerbs {
       Long keptRowIdStart,
       List<FileField> fields,
       boolean allowMissing) {
-    if (file == null) {
-      throw new InvalidArgumentException("data file must not be null");
-    }
-    s.requireTable(tableId);
-    if (file.path() == null || file.path().isEmpty()) {
-      throw new InvalidArgumentException("data file path must not be empty");
-    }
-    if (file.fileFormat() == null || file.fileFormat().isEmpty()) {
-      throw new InvalidArgumentException("data file format must not be empty");
-    }
-    VerbState.nonNegative("record count", file.recordCount());
-    VerbState.nonNegative("file size", file.fileSizeBytes());
-    VerbState.nonNegative("footer size", file.footerSize());
-    List<ColumnValue> live = s.columnRecords(tableId);
-    Set<Long> statColumns = new HashSet<>();
-    for (NewFileColumnStats st : file.columnStats()) {
-      if (st == null) {
-        throw new InvalidArgumentException("a column statistics entry is null");
-      }
-      VerbState.requireColumn(live, tableId, st.columnId());
-      if (!statColumns.add(st.columnId())) {
-        throw new InvalidArgumentException(
-            "column " + Long.toUnsignedString(st.columnId()) + " has two statistics entries");
-      }
-      VerbState.nonNegative("column size", st.columnSizeBytes());
-      VerbState.nonNegative("value count", st.valueCount());
-      VerbState.nonNegative("null count", st.nullCount());
-    }
+    List<ColumnValue> live = checkFile(tableId, file);
     Long partitionId = partitionFor(tableId, file.partitionValues());
     List<NameMapping> mapping =
         fields == null ? null : NameMappings.resolve(tableId, live, fields, allowMissing);
@@ -176,7 +149,49 @@ public final class DataFileVerbs {
     if (keptRowIdStart == null) {
       deriveColumnStats(tableId, live, file.columnStats(), rowIdStart != 0);
     }
+    stageFileColumnStats(tableId, fileId, file.columnStats());
+    return fileId;
+  }
+
+  /**
+   * Checks a data file's fields and column statistics against the table's live columns, and returns
+   * those columns; throws before anything is staged.
+   */
+  List<ColumnValue> checkFile(long tableId, NewDataFile file) {
+    if (file == null) {
+      throw new InvalidArgumentException("data file must not be null");
+    }
+    s.requireTable(tableId);
+    if (file.path() == null || file.path().isEmpty()) {
+      throw new InvalidArgumentException("data file path must not be empty");
+    }
+    if (file.fileFormat() == null || file.fileFormat().isEmpty()) {
+      throw new InvalidArgumentException("data file format must not be empty");
+    }
+    VerbState.nonNegative("record count", file.recordCount());
+    VerbState.nonNegative("file size", file.fileSizeBytes());
+    VerbState.nonNegative("footer size", file.footerSize());
+    List<ColumnValue> live = s.columnRecords(tableId);
+    Set<Long> statColumns = new HashSet<>();
     for (NewFileColumnStats st : file.columnStats()) {
+      if (st == null) {
+        throw new InvalidArgumentException("a column statistics entry is null");
+      }
+      VerbState.requireColumn(live, tableId, st.columnId());
+      if (!statColumns.add(st.columnId())) {
+        throw new InvalidArgumentException(
+            "column " + Long.toUnsignedString(st.columnId()) + " has two statistics entries");
+      }
+      VerbState.nonNegative("column size", st.columnSizeBytes());
+      VerbState.nonNegative("value count", st.valueCount());
+      VerbState.nonNegative("null count", st.nullCount());
+    }
+    return live;
+  }
+
+  /** Stages the column statistics of data file {@code fileId}, already checked. */
+  void stageFileColumnStats(long tableId, long fileId, List<NewFileColumnStats> stats) {
+    for (NewFileColumnStats st : stats) {
       FileColumnStatsValue.Builder b =
           FileColumnStatsValue.newBuilder()
               .setDataFileId(fileId)
@@ -191,7 +206,6 @@ public final class DataFileVerbs {
       st.extraStats().ifPresent(b::setExtraStats);
       s.staged.put(new EntityKey.FileColumnStats(tableId, fileId, st.columnId()), b.build());
     }
-    return fileId;
   }
 
   /**

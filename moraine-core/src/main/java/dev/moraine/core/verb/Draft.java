@@ -9,7 +9,8 @@ import java.util.Optional;
  * One run's products: the touched entities, the DuckLake operations (which decide whether {@code
  * schema_version} grows), the change set for {@code changes_made}, the tables and views whose shape
  * changed, the data files its delete files target, whether it mints a snapshot (any verb but an
- * option change does), the advanced counters, and the inline subspace writes.
+ * option change does), the advanced counters, the inline subspace writes, and what a compaction
+ * removes and schedules.
  */
 public record Draft(
     List<StagedEntities.Change> entities,
@@ -23,4 +24,5 @@ public record Draft(
     Optional<String> author,
     Optional<String> commitMessage,
     Optional<String> commitExtraInfo,
-    InlineWrites inline) {}
+    InlineWrites inline,
+    CompactionWrites compaction) {}

@@ -53,6 +53,8 @@ public final class VerbState {
   /** Writes to the inline subspace (inlined rows and their deletions), outside the entities. */
   public final InlineWrites inline = new InlineWrites();
 
+  public final CompactionWrites compaction = new CompactionWrites();
+
   public boolean statsChanged;
 
   public VerbState(SnapshotView premise, SnapshotValue premiseRecord) {
