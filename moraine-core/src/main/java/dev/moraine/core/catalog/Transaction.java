@@ -665,12 +665,13 @@ public final class Transaction {
    * begin_snapshot}, and the inputs' data file, file column statistics and ended delete file
    * records are removed rather than ended, so time travel reads the output and filters its rows by
    * their snapshot, as in stock DuckLake. Its {@code row_id_start} is the first input's when the
-   * inputs' row ids form one run, and absent otherwise. The table's {@code next_row_id}, record
-   * count, byte count and column statistics stay as they are; the inputs are scheduled for deletion
-   * (their objects are removed by file cleanup, not here); the output takes the id {@code
-   * next_file_id}. Recorded as {@code merge_adjacent:<table>} and nothing else, so a concurrent
-   * insert into the table or alter of it is a benign race, and a concurrent delete from it, drop of
-   * it, or another compaction of it is a conflict.
+   * inputs' row ids form one run, and absent otherwise; its {@code partial_max} is the last
+   * snapshot whose rows it holds. The table's {@code next_row_id}, record count, byte count and
+   * column statistics stay as they are; the inputs are scheduled for deletion (their objects are
+   * removed by file cleanup, not here); the output takes the id {@code next_file_id}. Recorded as
+   * {@code merge_adjacent:<table>} and nothing else, so a concurrent insert into the table or alter
+   * of it is a benign race, and a concurrent delete from it, drop of it, or another compaction of
+   * it is a conflict.
    *
    * <p>Name the inputs by id, chosen before the commit: the closure may run again after a benign
    * race, and choosing from {@link #premise()} there would take in files the output does not hold.

@@ -14,6 +14,8 @@ import dev.moraine.core.keyspace.proto.DataFileValue;
 import dev.moraine.core.keyspace.proto.DeleteFileValue;
 import dev.moraine.core.keyspace.proto.FileColumnStatsValue;
 import dev.moraine.core.keyspace.proto.FilePartitionValue;
+import dev.moraine.core.keyspace.proto.SchemaValue;
+import dev.moraine.core.keyspace.proto.TableValue;
 import dev.moraine.core.keyspace.value.ValueCodec;
 import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvIterator;
@@ -45,7 +47,7 @@ public final class CompactionVerbs {
     if (inputIds == null || output == null) {
       throw new InvalidArgumentException("a merge needs its input file ids and its output file");
     }
-    s.requireTable(tableId);
+    TableValue table = s.requireTable(tableId);
     Set<Long> distinct = new LinkedHashSet<>();
     for (Long id : inputIds) {
       if (id == null || !distinct.add(id)) {
@@ -70,6 +72,7 @@ public final class CompactionVerbs {
     DataFileValue first = inputs.get(0);
     long rows = 0;
     long begin = first.getBeginSnapshot();
+    long partialMax = 0;
     for (DataFileValue in : inputs) {
       if (in.hasPartitionId() != first.hasPartitionId()
           || in.getPartitionId() != first.getPartitionId()
@@ -84,6 +87,9 @@ public final class CompactionVerbs {
       rows += in.getRecordCount();
       begin =
           Long.compareUnsigned(in.getBeginSnapshot(), begin) < 0 ? in.getBeginSnapshot() : begin;
+      // Stock DuckLake marks a file holding rows of several snapshots with the last of them.
+      long last = in.hasPartialMax() ? in.getPartialMax() : in.getBeginSnapshot();
+      partialMax = Long.compareUnsigned(last, partialMax) > 0 ? last : partialMax;
     }
     List<String> values =
         first.getPartitionValuesList().stream().map(FilePartitionValue::getPartitionValue).toList();
@@ -105,12 +111,13 @@ public final class CompactionVerbs {
     dataFiles.checkFile(tableId, output);
     List<EntityKey> inputStats = inputColumnStats(tableId, distinct);
     List<HistoryKey> endedDeletes = endedDeleteFiles(tableId, distinct);
+    SchemaValue schema = s.requireSchema(table.getSchemaId());
     // Everything is checked above; from here on the verb only stages.
     for (DataFileValue in : inputs) {
       EntityKey key = new EntityKey.DataFile(tableId, in.getDataFileId());
       s.staged.delete(key);
       s.compaction.removeWithoutHistory(key);
-      s.compaction.schedule(in.getDataFileId(), in.getPath(), in.getPathIsRelative());
+      scheduleInput(schema, table, in);
     }
     inputStats.forEach(s.staged::delete);
     endedDeletes.forEach(s.compaction::removeHistory);
@@ -126,6 +133,7 @@ public final class CompactionVerbs {
             .setRecordCount(output.recordCount())
             .setFileSizeBytes(output.fileSizeBytes())
             .setFooterSize(output.footerSize())
+            .setPartialMax(partialMax)
             .addAllPartitionValues(first.getPartitionValuesList());
     contiguousStart(inputs).ifPresent(merged::setRowIdStart);
     if (first.hasPartitionId()) {
@@ -138,6 +146,25 @@ public final class CompactionVerbs {
         DuckLakeOperation.MERGE_ADJACENT_FILES,
         new ChangeEntry.ById(ChangeKind.MERGE_ADJACENT, tableId));
     return fileId;
+  }
+
+  /**
+   * Schedules an input for deletion under the path stock DuckLake records there: a relative file
+   * path is resolved against its table's path, and a relative table path against its schema's, so
+   * the schedule's path is relative to the lake's data path (or absolute).
+   */
+  private void scheduleInput(SchemaValue schema, TableValue table, DataFileValue in) {
+    String path = in.getPath();
+    boolean relative = in.getPathIsRelative();
+    if (relative) {
+      relative = table.getPathIsRelative();
+      path = table.getPath() + path;
+      if (relative) {
+        relative = schema.getPathIsRelative();
+        path = schema.getPath() + path;
+      }
+    }
+    s.compaction.schedule(in.getDataFileId(), path, relative);
   }
 
   /** The inputs' records, by row id start; refuses the merge if any input is not live. */

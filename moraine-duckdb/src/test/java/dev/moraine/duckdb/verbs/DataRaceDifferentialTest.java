@@ -9,7 +9,6 @@ import dev.moraine.core.catalog.CommitBody;
 import dev.moraine.core.catalog.CommitConflictException;
 import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.model.ColumnDef;
-import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.duckdb.reference.CommitOutcome;
@@ -39,9 +38,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * into its data path, and our closures register those very files (a file a refused stock session
  * wrote stays on disk and serves our side just as well), with the counts, sizes and bounds read
  * from the files themselves. Where both sides' verbs express the same operations, the ducklake_*
- * rows must then be equal; the compaction pair compares outcomes only, because stock DuckLake's
- * compaction schedules the merged files for deletion and writes its own change text, which our
- * expiry verbs do not (RFC 0004 §8.2 item 1).
+ * rows must then be equal, the compaction pair's included: {@code mergeDataFiles} registers the
+ * file stock DuckLake's merge wrote and must leave the rows that merge left (RFC 0005 §2).
  *
  * <p>Inlined data is off on the stock side: inlined inserts and deletes race elsewhere.
  */
@@ -212,17 +210,12 @@ class DataRaceDifferentialTest {
             "CALL ducklake_merge_adjacent_files('lake')",
             (f, w) -> {
               NewDataFile merged = f.dataFile(w.dataFiles().get(0), 1, 2);
-              return tx -> {
-                for (DataFileInfo d : tx.premise().dataFiles(1)) {
-                  tx.expireDataFile(1, d.dataFileId());
-                }
-                tx.registerDataFile(1, merged);
-              };
+              return tx -> tx.mergeDataFiles(1, List.of(0L, 1L), merged);
             },
             "DELETE FROM t WHERE i = 1",
             DELETE_T,
             true,
-            false),
+            true),
         new Pair(
             "create table as/create table as same name",
             List.of(),

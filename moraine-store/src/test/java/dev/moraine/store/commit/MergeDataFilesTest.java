@@ -74,7 +74,8 @@ class MergeDataFilesTest {
       List<ScheduledDeletion> scheduled = head.scheduledDeletions();
       assertEquals(
           List.of(0L, 1L, 2L), scheduled.stream().map(ScheduledDeletion::dataFileId).toList());
-      assertEquals("f1.parquet", scheduled.get(1).path());
+      assertEquals("main/t/f1.parquet", scheduled.get(1).path(), "relative to the data path");
+      assertEquals(OptionalLong.of(firstInsert + 2), out.partialMax(), "the last input's snapshot");
       assertTrue(
           scheduled.stream().allMatch(s -> s.scheduleStartMicros() == head.info().timeMicros()));
       // Time travel, read afresh (views this catalog built before the merge keep naming the

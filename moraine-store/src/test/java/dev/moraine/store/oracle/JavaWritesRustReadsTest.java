@@ -237,6 +237,42 @@ class JavaWritesRustReadsTest {
   }
 
   @Test
+  void mergedDataFiles_areReadByTheCrateAsOurs_atEverySnapshot() throws Exception {
+    Path lake = temp.resolve("merged");
+    try (KvStore store = Lakes.provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      catalog.commit(tx -> tx.createTable(0, "events", List.of(ColumnDef.of("v", "int64"))));
+      long table = catalog.snapshot().tableByName(0, "events").orElseThrow().tableId();
+      for (int i = 0; i < 4; i++) {
+        int n = i;
+        catalog.commit(
+            tx ->
+                tx.registerDataFile(
+                    table,
+                    NewDataFile.parquet("e" + n + ".parquet", 10, 100, 10)
+                        .withColumnStats(List.of(NewFileColumnStats.of(1, 40, 10, 0, "0", "9")))));
+      }
+      catalog.commit(
+          tx -> tx.registerDeleteFile(table, NewDeleteFile.parquet(3, "d.parquet", 1, 20, 5)));
+      catalog.commit(tx -> tx.expireDeleteFile(table, 4));
+      // A contiguous run (files 0 and 1, rows 0..19), then a run with a gap (the merged file and
+      // file 3, rows 30..39, whose ended delete file goes with it).
+      catalog.commit(
+          tx ->
+              tx.mergeDataFiles(
+                  table, List.of(0L, 1L), NewDataFile.parquet("m0.parquet", 20, 150, 10)));
+      catalog.commit(tx -> tx.expireDataFile(table, 2));
+      catalog.commit(
+          tx ->
+              tx.mergeDataFiles(
+                  table, List.of(5L, 3L), NewDataFile.parquet("m1.parquet", 30, 200, 10)));
+      assertEquals(10, catalog.head().snapshotId());
+      assertEquals(1, catalog.snapshot().dataFiles(table).size());
+    }
+    assertSameAtEverySnapshot(lake, 10);
+  }
+
+  @Test
   void eightConcurrentCommitters_writeALakeTheCrateReadsTheSame() throws Exception {
     Path lake = temp.resolve("concurrent");
     try (KvStore store = Lakes.provider(lake).openWriter();
