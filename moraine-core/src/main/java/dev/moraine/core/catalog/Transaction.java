@@ -30,6 +30,7 @@ import dev.moraine.core.verb.InlineFlushVerbs;
 import dev.moraine.core.verb.InlineRun;
 import dev.moraine.core.verb.InlineVerbs;
 import dev.moraine.core.verb.MacroVerbs;
+import dev.moraine.core.verb.MaintenanceWrites;
 import dev.moraine.core.verb.OptionVerbs;
 import dev.moraine.core.verb.PartitionAndSortVerbs;
 import dev.moraine.core.verb.SchemaVerbs;
@@ -883,7 +884,8 @@ public final class Transaction {
         Optional.ofNullable(commitMessage),
         Optional.ofNullable(commitExtraInfo),
         state.inline,
-        state.compaction);
+        state.compaction,
+        MaintenanceWrites.NONE);
   }
 
   /** Ends the run without a draft: verbs are refused from now on. */

@@ -129,13 +129,13 @@ public final class CommitStager {
         newHead,
         true,
         draft.deletedDataFileIds(),
-        landing(record, newHead, logged ? written : null, draft));
+        landing(record, newHead, logged ? written : null, draft, batch));
   }
 
   /**
-   * A commit whose verbs mint no snapshot: nothing at all, or option changes, which are written
-   * with the head re-put at the same snapshot id and the batch sequence advanced (the re-put is the
-   * conflict anchor and tells readers the state moved).
+   * A commit whose verbs mint no snapshot: nothing at all, option changes, or a maintenance batch,
+   * which are written with the head re-put at the same snapshot id and the batch sequence advanced
+   * (the re-put is the conflict anchor and tells readers the state moved).
    */
   private static StagedCommit stageWithoutSnapshot(
       HeadValue head, SnapshotValue premise, Draft draft) {
@@ -143,6 +143,18 @@ public final class CommitStager {
     SortedMap<KeyBytes, StagedEntities.Change> written = new TreeMap<>();
     for (Keyed keyed : sortedByKey(draft.entities())) {
       stageEntity(batch, written, keyed, head.getSnapshotId(), draft.compaction());
+    }
+    // A maintenance batch's writes go in as they are; the current records among them are what the
+    // head view is carried through, as for any other written entity.
+    for (WriteBatch.Op op : draft.maintenance().writes().ops()) {
+      if (op.isDelete()) {
+        batch.delete(op.key());
+      } else {
+        batch.put(op.key(), op.value());
+      }
+    }
+    for (StagedEntities.Change change : draft.maintenance().currentRecords()) {
+      written.put(new KeyBytes(KeyCodec.encode(CurrentKey.of(change.entity()))), change);
     }
     if (batch.isEmpty()) {
       return new StagedCommit(null, draft.changes(), head, false, List.of(), null);
@@ -155,7 +167,7 @@ public final class CommitStager {
         newHead,
         false,
         List.of(),
-        landing(premise, newHead, written, draft));
+        landing(premise, newHead, written, draft, batch));
   }
 
   /**
@@ -238,7 +250,8 @@ public final class CommitStager {
       SnapshotValue record,
       HeadValue head,
       SortedMap<KeyBytes, StagedEntities.Change> written,
-      Draft draft) {
+      Draft draft,
+      WriteBatch batch) {
     SortedMap<KeyBytes, LandedCommit.Entry> entries = null;
     if (written != null) {
       entries = new TreeMap<>();
@@ -247,10 +260,18 @@ public final class CommitStager {
             e.getKey(), new LandedCommit.Entry(e.getValue().entity(), e.getValue().after()));
       }
     }
+    List<KeyBytes> scheduleKeys = new ArrayList<>();
+    for (WriteBatch.Op op : batch.ops()) {
+      byte[] k = op.key();
+      if (k.length > 2 && k[0] == 0x04 && k[1] == 0x03) {
+        scheduleKeys.add(new KeyBytes(k));
+      }
+    }
     return new LandedCommit(
         record,
         new Head(head.getSnapshotId(), head.getBatchSeq()),
         entries,
-        LandedCommit.inlineTablesOf(draft.changes()));
+        LandedCommit.inlineTablesOf(draft.changes()),
+        scheduleKeys);
   }
 }

@@ -14,6 +14,7 @@ import dev.moraine.core.keyspace.proto.DataFileValue;
 import dev.moraine.core.keyspace.proto.DeleteFileValue;
 import dev.moraine.core.keyspace.proto.FileColumnStatsValue;
 import dev.moraine.core.keyspace.proto.FilePartitionValue;
+import dev.moraine.core.keyspace.proto.GcFileValue;
 import dev.moraine.core.keyspace.proto.SchemaValue;
 import dev.moraine.core.keyspace.proto.TableValue;
 import dev.moraine.core.keyspace.value.ValueCodec;
@@ -148,23 +149,12 @@ public final class CompactionVerbs {
     return fileId;
   }
 
-  /**
-   * Schedules an input for deletion under the path stock DuckLake records there: a relative file
-   * path is resolved against its table's path, and a relative table path against its schema's, so
-   * the schedule's path is relative to the lake's data path (or absolute).
-   */
+  /** Schedules an input for deletion under the path stock DuckLake records there. */
   private void scheduleInput(SchemaValue schema, TableValue table, DataFileValue in) {
-    String path = in.getPath();
-    boolean relative = in.getPathIsRelative();
-    if (relative) {
-      relative = table.getPathIsRelative();
-      path = table.getPath() + path;
-      if (relative) {
-        relative = schema.getPathIsRelative();
-        path = schema.getPath() + path;
-      }
-    }
-    s.compaction.schedule(in.getDataFileId(), path, relative);
+    GcFileValue v =
+        SchedulePaths.of(schema, table, in.getDataFileId(), in.getPath(), in.getPathIsRelative())
+            .build();
+    s.compaction.schedule(v.getDataFileId(), v.getPath(), v.getPathIsRelative());
   }
 
   /** The inputs' records, by row id start; refuses the merge if any input is not live. */

@@ -28,7 +28,11 @@ import java.util.SortedMap;
  * @param inlineTables the tables whose inlined rows (and so, for a flush, files) the commit changed
  */
 public record LandedCommit(
-    SnapshotValue record, Head head, SortedMap<KeyBytes, Entry> written, List<Long> inlineTables) {
+    SnapshotValue record,
+    Head head,
+    SortedMap<KeyBytes, Entry> written,
+    List<Long> inlineTables,
+    List<KeyBytes> scheduleKeys) {
 
   /** One entity the commit wrote, with the record it left (empty when the commit ended it). */
   public record Entry(EntityKey entity, Optional<Message> after) {}
@@ -56,7 +60,11 @@ public record LandedCommit(
       }
       records.put(entry.entity(), entry.after());
     }
-    ViewState state = premise.state().refreshed(written.keySet(), records::get);
+    // The schedule records the commit wrote name no entity: passing their keys drops a view's
+    // cached schedule range, to be read afresh.
+    List<KeyBytes> changed = new ArrayList<>(written.keySet());
+    changed.addAll(scheduleKeys);
+    ViewState state = premise.state().refreshed(changed, records::get);
     return state.inlined().isEmpty() ? state : state.withoutTableFiles(inlineTables);
   }
 
