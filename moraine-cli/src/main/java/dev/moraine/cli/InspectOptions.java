@@ -4,28 +4,19 @@ import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.dump.CompactJson;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * The options of the commands that look inside a lake: the lake, where its database is, the
  * snapshot to look at and the output form.
  */
 final class InspectOptions {
-  @Parameters(index = "0", paramLabel = "<lake>", description = "Local directory holding the lake.")
-  Path lake;
-
-  @Option(
-      names = "--path",
-      description =
-          "Path of the catalog's database inside the directory (default: the directory itself).",
-      defaultValue = "")
-  String storePath = "";
+  @Mixin LakeOptions where;
 
   @Option(
       names = "--at",
@@ -38,7 +29,7 @@ final class InspectOptions {
 
   /** The lake, opened read-only. */
   ReadOnlyLake open() {
-    return ReadOnlyLake.open(lake, storePath);
+    return where.open();
   }
 
   /**
@@ -54,7 +45,7 @@ final class InspectOptions {
     try {
       return catalog.snapshotAt(id);
     } catch (NotFoundException e) {
-      throw new CliFailure(lake + ": " + e.getMessage());
+      throw new CliFailure(where.lake + ": " + e.getMessage());
     }
   }
 

@@ -23,7 +23,8 @@ import picocli.CommandLine.ScopeType;
       ExportCommand.class,
       LogCommand.class,
       TablesCommand.class,
-      FilesCommand.class
+      FilesCommand.class,
+      CensusCommand.class
     })
 public final class MoraineCli implements Runnable {
 

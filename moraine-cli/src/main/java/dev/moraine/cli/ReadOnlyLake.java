@@ -41,6 +41,11 @@ final class ReadOnlyLake implements AutoCloseable {
     }
   }
 
+  /** The reader the catalog reads through, for reads below the catalog (the census). */
+  KvReader reader() {
+    return reader;
+  }
+
   ReadOnlyCatalog catalog() {
     return catalog;
   }

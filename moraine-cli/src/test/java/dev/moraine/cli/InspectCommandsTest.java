@@ -97,6 +97,29 @@ class InspectCommandsTest {
   }
 
   @Test
+  void census_countsTheKeyspaceBySubspaceAndKind() throws IOException {
+    SortedMap<String, String> before = tree(lake);
+    Run text = run("census", lake.toString());
+    assertEquals(0, text.status(), text.err());
+    assertTrue(text.out().startsWith("census at snapshot 5 (batch "), text.out());
+    for (String part : new String[] {"sys", "snapshot", "current", "  data_file", "changelog"}) {
+      assertTrue(text.out().contains("\n" + part + " "), part + " in " + text.out());
+    }
+    assertTrue(text.out().contains("6 snapshots retained; 0 ended versions"), text.out());
+    assertTrue(text.out().contains("0 files scheduled for deletion"), text.out());
+
+    Run json = run("census", lake.toString(), "--json");
+    assertEquals(0, json.status(), json.err());
+    assertTrue(json.out().contains("\"snapshots_retained\":6"), json.out());
+    assertTrue(
+        json.out().contains("\"keys\":4,\"name\":\"data_file\"}"),
+        "four data files: " + json.out());
+    assertTrue(json.out().contains("\"keys\":6,\"kinds\":[],\"name\":\"snapshot\"}"), json.out());
+    assertEquals(before, tree(lake), "census wrote nothing");
+    assertRefused(run("census", dir.resolve("nothing").toString()), "census", "no lake at");
+  }
+
+  @Test
   void scan_printsJsonToo() {
     Run json = run("scan", "-d", lake.toString(), "--json", "--limit", "3");
     assertEquals(0, json.status(), json.err());

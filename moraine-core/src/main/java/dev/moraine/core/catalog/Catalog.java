@@ -1,5 +1,7 @@
 package dev.moraine.core.catalog;
 
+import dev.moraine.core.catalog.model.ExpiryResult;
+import dev.moraine.core.catalog.model.SnapshotExpiry;
 import dev.moraine.core.kv.KvReader;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.KvStoreProvider;
@@ -78,6 +80,33 @@ public interface Catalog extends ReadOnlyCatalog {
    *     written
    */
   List<Long> commitGroup(List<CommitBody> bodies);
+
+  /**
+   * Expires snapshots as {@code ducklake_expire_snapshots} does (RFC 0005 §3): the snapshots {@code
+   * expiry} chooses are removed, then every record no remaining snapshot can see (the versions only
+   * they saw, and every record of a table none of the remaining snapshots sees), and the data and
+   * delete files among those records are scheduled for deletion; a later file cleanup deletes them.
+   * The head is never expired, no snapshot is minted, and what the head reads is unchanged.
+   *
+   * <p>The expiry lands as one or more head-preserving batches of at most {@link
+   * SnapshotExpiry#batchKeys()} keys each, through this catalog's commit path, so commits keep
+   * landing between them. Each batch leaves a catalog that reads correctly: an expiry that stops
+   * part way (a crash, a store failure, an exception below) is finished by calling it again. A
+   * snapshot expired this way then answers {@link ErrorCode#SNAPSHOT_EXPIRED} to {@link
+   * #snapshotAt}, and a view of it taken before answers the same on its next load.
+   *
+   * <p>Readers that time-travel must finish before the snapshots they read expire, as with stock
+   * DuckLake: choose the retention accordingly.
+   *
+   * @return what was expired, removed and scheduled (with a dry run: what would be expired)
+   * @throws InvalidArgumentException if {@code expiry} is null or names the head; nothing was
+   *     written
+   * @throws RetryBudgetExhaustedException, CommitOutcomeUnknownException,
+   *     StoreUnavailableException, FencedException, ClosedException as for {@link
+   *     #commit(CommitBody)}, for the batch that met them: the batches before it landed, and
+   *     running the expiry again finishes it
+   */
+  ExpiryResult expireSnapshots(SnapshotExpiry expiry);
 
   /** What this catalog's commit path has done since it opened. */
   CommitStatistics commitStatistics();

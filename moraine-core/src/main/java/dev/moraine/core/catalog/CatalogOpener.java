@@ -1,6 +1,8 @@
 package dev.moraine.core.catalog;
 
+import dev.moraine.core.catalog.model.ExpiryResult;
 import dev.moraine.core.catalog.model.Head;
+import dev.moraine.core.catalog.model.SnapshotExpiry;
 import dev.moraine.core.commit.CommitPath;
 import dev.moraine.core.commit.CommitSettings;
 import dev.moraine.core.commit.CommitWork;
@@ -15,6 +17,7 @@ import dev.moraine.core.lake.Bootstrap;
 import dev.moraine.core.lake.FormatCheck;
 import dev.moraine.core.lake.KvErrors;
 import dev.moraine.core.lake.WalStoreRecord;
+import dev.moraine.core.maintenance.SnapshotExpirer;
 import dev.moraine.core.view.CatalogReads;
 import dev.moraine.core.view.ReadSource;
 import java.time.Clock;
@@ -197,12 +200,20 @@ final class CatalogOpener {
   private static final class WriterCatalog implements Catalog {
     private final CatalogReads reads;
     private final CommitPath commits;
+    private final SnapshotExpirer expirer;
     private final boolean created;
 
     WriterCatalog(CatalogReads reads, CommitPath commits, boolean created) {
       this.reads = reads;
       this.commits = commits;
+      this.expirer = new SnapshotExpirer(reads, commits);
       this.created = created;
+    }
+
+    @Override
+    public ExpiryResult expireSnapshots(SnapshotExpiry expiry) {
+      reads.ensureOpen();
+      return expirer.expire(expiry);
     }
 
     @Override

@@ -93,6 +93,28 @@ public final class CatalogReads implements ViewLoader {
     }
   }
 
+  /**
+   * Forgets the views this catalog keeps of snapshots an expiry has just removed, so that asking
+   * for one again answers {@code SNAPSHOT_EXPIRED}. A view a caller already holds notices on its
+   * next load ({@link SnapshotView}).
+   */
+  public void forgetSnapshots(List<Long> snapshotIds) {
+    for (long id : snapshotIds) {
+      recentHeads.remove(id);
+      views.invalidate(id);
+    }
+  }
+
+  /**
+   * Whether a load through {@code view} must check that its snapshot is still there: every view but
+   * the catalog's head view, whose snapshot an expiry never removes.
+   */
+  @Override
+  public boolean mayBeExpired(SnapshotView view) {
+    SnapshotView held = headView.get();
+    return held == null || view.head() == null || !held.head().equals(view.head());
+  }
+
   public Head head() {
     return load("reading the head", v -> toHead(readHead(v)));
   }

@@ -34,6 +34,14 @@ public final class RecentHeadViews {
     return view != null && view.snapshotId() == snapshotId ? view : null;
   }
 
+  /** Drops the view of snapshot {@code snapshotId}, if this holds it. */
+  void remove(long snapshotId) {
+    SnapshotView view = get(snapshotId);
+    if (view != null) {
+      slots.compareAndSet(slot(snapshotId), view, null);
+    }
+  }
+
   void clear() {
     for (int i = 0; i < slots.length(); i++) {
       slots.set(i, null);

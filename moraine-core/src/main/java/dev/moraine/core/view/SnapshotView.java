@@ -1,7 +1,9 @@
 package dev.moraine.core.view;
 
 import com.google.protobuf.Message;
+import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.InvalidArgumentException;
+import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.model.ColumnInfo;
 import dev.moraine.core.catalog.model.ColumnNode;
 import dev.moraine.core.catalog.model.ColumnStats;
@@ -579,7 +581,27 @@ public final class SnapshotView {
   }
 
   private <T> T load(Function<KvReadView, T> body) {
-    return loader.load("reading snapshot " + Long.toUnsignedString(snapshotId()), body);
+    String what = "reading snapshot " + Long.toUnsignedString(snapshotId());
+    if (!loader.mayBeExpired(this)) {
+      return loader.load(what, body);
+    }
+    // An expiry removes the records only the expired snapshots see, so a load for a view of one
+    // would read an incomplete state: the snapshot's record is read in the same consistent read,
+    // and a load that finds it gone is refused instead.
+    byte[] key = KeyCodec.encode(new SnapshotKey(snapshotId()));
+    return loader.load(
+        what,
+        v -> {
+          T result = body.apply(v);
+          if (v.get(key) == null) {
+            throw new NotFoundException(
+                ErrorCode.SNAPSHOT_EXPIRED,
+                "snapshot "
+                    + Long.toUnsignedString(snapshotId())
+                    + " has been expired since this view of it was taken");
+          }
+          return result;
+        });
   }
 
   /** What this view has loaded so far (shared with the next head view where unchanged). */

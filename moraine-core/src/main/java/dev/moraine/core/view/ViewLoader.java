@@ -14,4 +14,13 @@ public interface ViewLoader {
    * @param what what the load is for, for error messages
    */
   <T> T load(String what, Function<KvReadView, T> body);
+
+  /**
+   * Whether a load for {@code view} must also check that the view's snapshot has not been expired
+   * meanwhile. False by default: a loader reading one fixed state (a commit's store transaction)
+   * never sees an expiry land.
+   */
+  default boolean mayBeExpired(SnapshotView view) {
+    return false;
+  }
 }

@@ -69,7 +69,8 @@ public enum EntityKind {
     };
   }
 
-  static EntityKind ofTag(int tag) {
+  /** The entity kind whose key byte is {@code tag}, or null. */
+  public static EntityKind ofTag(int tag) {
     for (EntityKind k : values()) {
       if (k.tag == tag) {
         return k;

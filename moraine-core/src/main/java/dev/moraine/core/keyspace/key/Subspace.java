@@ -45,7 +45,8 @@ public enum Subspace {
     return new byte[] {(byte) tag};
   }
 
-  static Subspace ofTag(int tag) {
+  /** The subspace whose key byte is {@code tag}, or null. */
+  public static Subspace ofTag(int tag) {
     for (Subspace s : values()) {
       if (s.tag == tag) {
         return s;
