@@ -28,7 +28,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.BiConsumer;
 
@@ -40,9 +39,9 @@ import java.util.function.BiConsumer;
  *   <li>a table no retained snapshot sees any version of, and that has no live version, goes with
  *       every record keyed by it: columns, partitions, sorts, files (scheduled for deletion),
  *       statistics, mappings, index definitions, schema-version records and inlined data;
- *   <li>an ended data file no retained snapshot sees goes with its column statistics and the delete
- *       files on it, and every one of them is scheduled for deletion; so does an ended delete file
- *       no retained snapshot sees;
+ *   <li>an ended data file no retained snapshot sees goes with its column statistics, the delete
+ *       files on it and the inlined deletions of its rows, and every file among them is scheduled
+ *       for deletion; so does an ended delete file no retained snapshot sees;
  *   <li>an ended schema, view or macro version no retained snapshot sees goes;
  *   <li>a tag entry no retained snapshot sees goes from its object's tag record ({@link
  *       TagPruning}, applied when the batch is staged).
@@ -65,12 +64,12 @@ final class DeadRecords {
   private final Survivors survivors;
   private final long nowMicros;
   private final int unitKeys;
-  private final List<ExpiryUnit> units = new ArrayList<>();
+  private final List<MaintenanceUnit> units = new ArrayList<>();
   private final Set<Long> scheduled = new HashSet<>();
   private final Map<Long, TableValue> tables = new HashMap<>();
   private final Map<Long, SchemaValue> schemas = new HashMap<>();
   private final List<Long> prunedTags = new ArrayList<>();
-  private ExpiryUnit open;
+  private MaintenanceUnit open;
 
   private DeadRecords(KvReadView v, Survivors survivors, long nowMicros, int unitKeys) {
     this.v = v;
@@ -91,7 +90,7 @@ final class DeadRecords {
   }
 
   /** The units, in the order they should land. */
-  List<ExpiryUnit> units() {
+  List<MaintenanceUnit> units() {
     return units;
   }
 
@@ -106,24 +105,38 @@ final class DeadRecords {
     for (long tableId : deadTables) {
       dropTable(tableId);
     }
-    Map<Long, Set<Long>> deadFiles = new TreeMap<>();
+    // A dead data file goes in one unit with its statistics, the delete files on it (live ones
+    // too: stock does not end the delete file of a data file whose rows were all deleted, and a
+    // flush writes live delete files for ended files) and its inlined row deletions: were they
+    // to land in a later batch, a re-run after a crash between the two would no longer know the
+    // data file and would leave them behind.
+    Map<Long, List<DeleteFileRef>> deleteFiles = new HashMap<>();
     eachHistory(
         EntityKind.DATA_FILE,
         (key, value) -> {
           DataFileValue file = (DataFileValue) value;
           long tableId = key.entity().ids()[0];
           if (!deadTables.contains(tableId) && dead(value, key.endSnapshot())) {
-            ExpiryUnit unit = unit(2 + 8);
+            List<DeleteFileRef> onTable = deleteFiles.computeIfAbsent(tableId, this::deleteFilesOf);
+            MaintenanceUnit unit = unit(2 + 8);
             unit.remove(KeyCodec.encode(key));
             removeFileStats(unit, tableId, file.getDataFileId());
             schedule(unit, tableId, file.getDataFileId(), file.getPath(), file.getPathIsRelative());
-            deadFiles.computeIfAbsent(tableId, t -> new HashSet<>()).add(file.getDataFileId());
+            for (DeleteFileRef d : onTable) {
+              if (d.value().getDataFileId() == file.getDataFileId()) {
+                if (d.current() != null) {
+                  unit.removeCurrent(d.current(), d.key());
+                } else {
+                  unit.remove(d.key());
+                }
+                DeleteFileValue v = d.value();
+                schedule(unit, tableId, v.getDeleteFileId(), v.getPath(), v.getPathIsRelative());
+              }
+            }
+            removeAll(unit, InlinePrefixes.fileDeletesOf(tableId, file.getDataFileId()));
             close();
           }
         });
-    for (var e : deadFiles.entrySet()) {
-      deleteFilesOn(e.getKey(), e.getValue());
-    }
     eachHistory(
         EntityKind.DELETE_FILE,
         (key, value) -> {
@@ -132,7 +145,7 @@ final class DeadRecords {
           if (!deadTables.contains(tableId)
               && !scheduled.contains(file.getDeleteFileId())
               && dead(value, key.endSnapshot())) {
-            ExpiryUnit unit = unit(2);
+            MaintenanceUnit unit = unit(2);
             unit.remove(KeyCodec.encode(key));
             schedule(
                 unit, tableId, file.getDeleteFileId(), file.getPath(), file.getPathIsRelative());
@@ -214,7 +227,7 @@ final class DeadRecords {
       eachCurrent(
           KeyPrefixes.currentOfTable(kind, tableId),
           (entity, value) -> {
-            ExpiryUnit unit = unit(2);
+            MaintenanceUnit unit = unit(2);
             unit.removeCurrent(entity, KeyCodec.encode(CurrentKey.of(entity)));
             scheduleIfFile(unit, tableId, value);
           });
@@ -222,7 +235,7 @@ final class DeadRecords {
         eachHistory(
             KeyPrefixes.historyOfTable(kind, tableId),
             (key, value) -> {
-              ExpiryUnit unit = unit(2);
+              MaintenanceUnit unit = unit(2);
               unit.remove(KeyCodec.encode(key));
               scheduleIfFile(unit, tableId, value);
             });
@@ -239,32 +252,26 @@ final class DeadRecords {
     close();
   }
 
-  /** The delete files, live or ended, on the data files {@code fileIds} of a table. */
-  private void deleteFilesOn(long tableId, Set<Long> fileIds) {
+  /** A delete file's record: its key, its entity when the record is live, and its value. */
+  private record DeleteFileRef(byte[] key, EntityKey current, DeleteFileValue value) {}
+
+  /** Every delete file record, live or ended, of one table. */
+  private List<DeleteFileRef> deleteFilesOf(long tableId) {
+    List<DeleteFileRef> out = new ArrayList<>();
     eachCurrent(
         KeyPrefixes.currentOfTable(EntityKind.DELETE_FILE, tableId),
-        (entity, value) -> {
-          DeleteFileValue d = (DeleteFileValue) value;
-          if (fileIds.contains(d.getDataFileId())) {
-            ExpiryUnit unit = unit(2);
-            unit.removeCurrent(entity, KeyCodec.encode(CurrentKey.of(entity)));
-            schedule(unit, tableId, d.getDeleteFileId(), d.getPath(), d.getPathIsRelative());
-          }
-        });
+        (entity, value) ->
+            out.add(
+                new DeleteFileRef(
+                    KeyCodec.encode(CurrentKey.of(entity)), entity, (DeleteFileValue) value)));
     eachHistory(
         KeyPrefixes.historyOfTable(EntityKind.DELETE_FILE, tableId),
-        (key, value) -> {
-          DeleteFileValue d = (DeleteFileValue) value;
-          if (fileIds.contains(d.getDataFileId())) {
-            ExpiryUnit unit = unit(2);
-            unit.remove(KeyCodec.encode(key));
-            schedule(unit, tableId, d.getDeleteFileId(), d.getPath(), d.getPathIsRelative());
-          }
-        });
-    close();
+        (key, value) ->
+            out.add(new DeleteFileRef(KeyCodec.encode(key), null, (DeleteFileValue) value)));
+    return out;
   }
 
-  private void removeFileStats(ExpiryUnit unit, long tableId, long fileId) {
+  private void removeFileStats(MaintenanceUnit unit, long tableId, long fileId) {
     byte[] sample =
         KeyCodec.encode(CurrentKey.of(new EntityKey.FileColumnStats(tableId, fileId, 0)));
     eachCurrent(
@@ -280,7 +287,15 @@ final class DeadRecords {
     }
   }
 
-  private void scheduleIfFile(ExpiryUnit unit, long tableId, Message value) {
+  private void removeAll(MaintenanceUnit unit, byte[] prefix) {
+    try (KvIterator it = v.scanPrefix(prefix)) {
+      while (it.hasNext()) {
+        unit.remove(it.next().key());
+      }
+    }
+  }
+
+  private void scheduleIfFile(MaintenanceUnit unit, long tableId, Message value) {
     if (value instanceof DataFileValue f) {
       schedule(unit, tableId, f.getDataFileId(), f.getPath(), f.getPathIsRelative());
     } else if (value instanceof DeleteFileValue d) {
@@ -288,7 +303,8 @@ final class DeadRecords {
     }
   }
 
-  private void schedule(ExpiryUnit unit, long tableId, long fileId, String path, boolean relative) {
+  private void schedule(
+      MaintenanceUnit unit, long tableId, long fileId, String path, boolean relative) {
     if (!scheduled.add(fileId)) {
       return;
     }
@@ -316,10 +332,10 @@ final class DeadRecords {
    * The unit being filled, or a new one when adding {@code keys} more would pass the bound. A
    * caller that needs its writes kept together asks once and adds them all to what it got.
    */
-  private ExpiryUnit unit(int keys) {
+  private MaintenanceUnit unit(int keys) {
     if (open == null || open.size() + keys > unitKeys) {
       close();
-      open = new ExpiryUnit();
+      open = new MaintenanceUnit();
     }
     return open;
   }
@@ -371,6 +387,17 @@ final class DeadRecords {
         prefixes.add(prefix(tableId, 0x06, sub));
       }
       return prefixes;
+    }
+
+    /** {@code 06 03 04 BE64(table) BE64(file)}: the inlined deletions of one data file's rows. */
+    static byte[] fileDeletesOf(long tableId, long dataFileId) {
+      return ByteBuffer.allocate(19)
+          .put((byte) 0x06)
+          .put((byte) 0x03)
+          .put((byte) 0x04)
+          .putLong(tableId)
+          .putLong(dataFileId)
+          .array();
     }
 
     private static byte[] prefix(long tableId, int... lead) {

@@ -20,7 +20,7 @@ import java.util.Optional;
  * commit may have changed them since.
  */
 final class MaintenanceBatchWork implements CommitWork {
-  private final List<ExpiryUnit> units;
+  private final List<MaintenanceUnit> units;
   private final List<Long> tagObjects;
   private final Survivors survivors;
 
@@ -28,7 +28,7 @@ final class MaintenanceBatchWork implements CommitWork {
   // commit's completion orders the two).
   private volatile long prunedTagEntries;
 
-  MaintenanceBatchWork(List<ExpiryUnit> units, List<Long> tagObjects, Survivors survivors) {
+  MaintenanceBatchWork(List<MaintenanceUnit> units, List<Long> tagObjects, Survivors survivors) {
     this.units = List.copyOf(units);
     this.tagObjects = List.copyOf(tagObjects);
     this.survivors = survivors;
@@ -37,7 +37,7 @@ final class MaintenanceBatchWork implements CommitWork {
   @Override
   public Draft run(SnapshotView premise, SnapshotValue premiseRecord) {
     MaintenanceWrites writes = new MaintenanceWrites();
-    for (ExpiryUnit unit : units) {
+    for (MaintenanceUnit unit : units) {
       unit.addTo(writes);
     }
     long pruned = 0;

@@ -70,7 +70,7 @@ public final class SnapshotExpirer {
       int batches = 0;
       for (int from = 0; from < chosen.size(); from += spec.batchKeys()) {
         List<Long> ids = chosen.subList(from, Math.min(chosen.size(), from + spec.batchKeys()));
-        ExpiryUnit unit = new ExpiryUnit();
+        MaintenanceUnit unit = new MaintenanceUnit();
         for (long id : ids) {
           unit.remove(KeyCodec.encode(new SnapshotKey(id)));
         }
@@ -89,7 +89,7 @@ public final class SnapshotExpirer {
         removed[0] += work.prunedTagEntries();
         batches++;
       }
-      for (ExpiryUnit unit : found.records.units()) {
+      for (MaintenanceUnit unit : found.records.units()) {
         removed[0] += unit.removed();
         scheduled.addAll(unit.scheduled());
       }
@@ -171,10 +171,10 @@ public final class SnapshotExpirer {
   /** The units packed into batches of at most {@code batchKeys} keys, the tag records first. */
   private static List<MaintenanceBatchWork> pack(Found found, int batchKeys) {
     List<MaintenanceBatchWork> works = new ArrayList<>();
-    List<ExpiryUnit> batch = new ArrayList<>();
+    List<MaintenanceUnit> batch = new ArrayList<>();
     int size = 0;
     List<Long> tags = found.records.prunedTagObjects();
-    for (ExpiryUnit unit : found.records.units()) {
+    for (MaintenanceUnit unit : found.records.units()) {
       if (!batch.isEmpty() && size + unit.size() > batchKeys) {
         works.add(
             new MaintenanceBatchWork(batch, works.isEmpty() ? tags : List.of(), found.survivors));

@@ -58,9 +58,19 @@ public final class CatalogReads implements ViewLoader {
   private final AtomicReference<SnapshotView> headView = new AtomicReference<>();
   private final Cache<Long, SnapshotView> views;
   private final RecentHeadViews recentHeads;
+  private final boolean writer;
 
   public CatalogReads(ReadSource source, CatalogOptions options) {
+    this(source, options, false);
+  }
+
+  /**
+   * @param writer whether this is a writer catalog's read model: its head view then follows every
+   *     commit of the store, all of which are its own (the store fences any other writer)
+   */
+  public CatalogReads(ReadSource source, CatalogOptions options, boolean writer) {
     this.source = source;
+    this.writer = writer;
     // Eviction upkeep runs on the thread that touched the cache: it is a few map operations, and
     // handing it to the common fork-join pool (Caffeine's default) woke a pool thread per commit,
     // which cost more than the upkeep itself (BENCHMARK.md, "Where the process CPU goes").
@@ -106,11 +116,17 @@ public final class CatalogReads implements ViewLoader {
   }
 
   /**
-   * Whether a load through {@code view} must check that its snapshot is still there: every view but
-   * the catalog's head view, whose snapshot an expiry never removes.
+   * Whether a load through {@code view} must check that its snapshot is still there. A writer
+   * catalog's head view stands at the store's head (every commit is its own and moves it), whose
+   * snapshot an expiry never removes: only its other views are checked. A read-only catalog's head
+   * view may lag behind commits of the writer, which can expire its snapshot: every view is
+   * checked.
    */
   @Override
   public boolean mayBeExpired(SnapshotView view) {
+    if (!writer) {
+      return true;
+    }
     SnapshotView held = headView.get();
     return held == null || view.head() == null || !held.head().equals(view.head());
   }

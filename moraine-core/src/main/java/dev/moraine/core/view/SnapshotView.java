@@ -592,7 +592,6 @@ public final class SnapshotView {
     return loader.load(
         what,
         v -> {
-          T result = body.apply(v);
           if (v.get(key) == null) {
             throw new NotFoundException(
                 ErrorCode.SNAPSHOT_EXPIRED,
@@ -600,7 +599,7 @@ public final class SnapshotView {
                     + Long.toUnsignedString(snapshotId())
                     + " has been expired since this view of it was taken");
           }
-          return result;
+          return body.apply(v);
         });
   }
 

@@ -286,7 +286,7 @@ class SnapshotExpiryTest {
     }
   }
 
-  /** 60 snapshots: tables created, filled and dropped, files expired, a view replaced. */
+  /** 73 snapshots: tables created, filled and dropped; files given a delete file, then expired. */
   private static void manySnapshots(Catalog c) {
     long keep =
         c.commitReturning(tx -> tx.createTable(0, "keep", List.of(ColumnDef.of("a", "INT32"))))
@@ -310,6 +310,10 @@ class SnapshotExpiryTest {
       c.commit(tx -> tx.dropTable(t));
       long k =
           c.commitReturning(tx -> tx.registerDataFile(keep, file("k" + n + ".parquet", 3))).value();
+      c.commit(
+          tx ->
+              tx.registerDeleteFile(
+                  keep, NewDeleteFile.parquet(k, "kd" + n + ".parquet", 1, 50, 10)));
       c.commit(tx -> tx.expireDataFile(keep, k));
     }
   }

@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Writes of an expiry that must land in one batch: a dead data file's record, its statistics and
- * its schedule record, or a run of one dropped table's records. Built by one thread, then only
- * read.
+ * Writes of a maintenance pass that must land in one batch: a dead data file's record, its
+ * statistics and its schedule record, or a run of one dropped table's records. Built by one thread,
+ * then only read.
  */
-final class ExpiryUnit {
+final class MaintenanceUnit {
   private final WriteBatch raw = new WriteBatch();
   private final List<EntityKey> currentDeletes = new ArrayList<>();
   private final List<byte[]> currentKeys = new ArrayList<>();
