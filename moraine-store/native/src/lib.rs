@@ -28,6 +28,7 @@ mod format;
 mod handle;
 mod local;
 mod log_bridge;
+mod objects;
 mod probe;
 mod reader;
 mod runtime;

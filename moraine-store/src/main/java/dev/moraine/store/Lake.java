@@ -253,7 +253,8 @@ public final class Lake {
    * the caller's (an endpoint that is not a URL, say), everything else maps as at the catalog's
    * boundary.
    */
-  private static <T> T translate(String what, Supplier<T> call) {
+  /** Runs {@code call}, its store failures turned into the catalog's exceptions. */
+  static <T> T translate(String what, Supplier<T> call) {
     try {
       return call.get();
     } catch (KvInvalidArgumentException refused) {

@@ -53,6 +53,16 @@ final class Native {
    */
   static native int storeProbe(long store, String path, long timeoutMillis);
 
+  /**
+   * Every object under {@code prefix} (all for an empty one), within {@code timeoutMillis}
+   * (negative: none), each as a 4-byte path length, the UTF-8 path, an 8-byte size and an 8-byte
+   * last-modified time in epoch milliseconds. Writes nothing.
+   */
+  static native byte[] storeList(long store, String prefix, long timeoutMillis);
+
+  /** Deletes the object at {@code path}; one that is not there counts as deleted. */
+  static native void storeDelete(long store, String path, long timeoutMillis);
+
   // The writer.
   static native long dbOpen(
       long store,

@@ -1,6 +1,10 @@
 package dev.moraine.core.catalog;
 
+import dev.moraine.core.catalog.model.CleanupResult;
 import dev.moraine.core.catalog.model.ExpiryResult;
+import dev.moraine.core.catalog.model.FileCleanup;
+import dev.moraine.core.catalog.model.OrphanResult;
+import dev.moraine.core.catalog.model.OrphanSearch;
 import dev.moraine.core.catalog.model.SnapshotExpiry;
 import dev.moraine.core.kv.KvReader;
 import dev.moraine.core.kv.KvStore;
@@ -107,6 +111,34 @@ public interface Catalog extends ReadOnlyCatalog {
    *     running the expiry again finishes it
    */
   ExpiryResult expireSnapshots(SnapshotExpiry expiry);
+
+  /**
+   * Deletes scheduled files as {@code ducklake_cleanup_old_files} does (RFC 0005 §4): each file of
+   * {@code ducklake_files_scheduled_for_deletion} that {@code cleanup} chooses has its object
+   * deleted through {@code files}, and then its schedule record removed, in head-preserving batches
+   * through the commit path. Files scheduled under an absolute path outside the data path are left
+   * as they are and reported. A cleanup that stops part way is finished by running it again.
+   *
+   * @throws InvalidArgumentException if an argument is null; nothing was deleted or written
+   * @throws StoreUnavailableException if {@code files} failed: the objects deleted before it stay
+   *     scheduled until the next cleanup, which finds them gone
+   * @throws RetryBudgetExhaustedException, CommitOutcomeUnknownException, FencedException,
+   *     ClosedException as for {@link #commit(CommitBody)}, for the batch that met them
+   */
+  CleanupResult cleanupOldFiles(LakeFiles files, FileCleanup cleanup);
+
+  /**
+   * Finds, and when {@code search} says so deletes, the objects under the data path that no
+   * snapshot references and the deletion schedule does not name, last written before the search's
+   * time, as {@code ducklake_delete_orphaned_files} does (RFC 0005 §4). A dry run by default. The
+   * catalog is not written.
+   *
+   * @throws InvalidArgumentException if an argument is null, if the data path holds a SlateDB
+   *     database, or if a file record cannot be placed under the data path; nothing was deleted
+   * @throws StoreUnavailableException if {@code files} failed: the orphans deleted before it stay
+   *     deleted
+   */
+  OrphanResult deleteOrphanedFiles(LakeFiles files, OrphanSearch search);
 
   /** What this catalog's commit path has done since it opened. */
   CommitStatistics commitStatistics();

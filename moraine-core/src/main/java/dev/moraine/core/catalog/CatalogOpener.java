@@ -1,7 +1,11 @@
 package dev.moraine.core.catalog;
 
+import dev.moraine.core.catalog.model.CleanupResult;
 import dev.moraine.core.catalog.model.ExpiryResult;
+import dev.moraine.core.catalog.model.FileCleanup;
 import dev.moraine.core.catalog.model.Head;
+import dev.moraine.core.catalog.model.OrphanResult;
+import dev.moraine.core.catalog.model.OrphanSearch;
 import dev.moraine.core.catalog.model.SnapshotExpiry;
 import dev.moraine.core.commit.CommitPath;
 import dev.moraine.core.commit.CommitSettings;
@@ -17,6 +21,7 @@ import dev.moraine.core.lake.Bootstrap;
 import dev.moraine.core.lake.FormatCheck;
 import dev.moraine.core.lake.KvErrors;
 import dev.moraine.core.lake.WalStoreRecord;
+import dev.moraine.core.maintenance.FileCleaner;
 import dev.moraine.core.maintenance.SnapshotExpirer;
 import dev.moraine.core.view.CatalogReads;
 import dev.moraine.core.view.ReadSource;
@@ -55,7 +60,7 @@ final class CatalogOpener {
     }
     boolean created =
         KvErrors.translate("opening the catalog", () -> ensureCatalog(store, options));
-    CatalogReads reads = new CatalogReads(ReadSource.of(store), options);
+    CatalogReads reads = new CatalogReads(ReadSource.of(store), options, true);
     CommitPath path = new CommitPath(store, reads, settings(options));
     return new WriterCatalog(reads, path, created);
   }
@@ -201,12 +206,14 @@ final class CatalogOpener {
     private final CatalogReads reads;
     private final CommitPath commits;
     private final SnapshotExpirer expirer;
+    private final FileCleaner cleaner;
     private final boolean created;
 
     WriterCatalog(CatalogReads reads, CommitPath commits, boolean created) {
       this.reads = reads;
       this.commits = commits;
       this.expirer = new SnapshotExpirer(reads, commits);
+      this.cleaner = new FileCleaner(reads, commits);
       this.created = created;
     }
 
@@ -214,6 +221,18 @@ final class CatalogOpener {
     public ExpiryResult expireSnapshots(SnapshotExpiry expiry) {
       reads.ensureOpen();
       return expirer.expire(expiry);
+    }
+
+    @Override
+    public CleanupResult cleanupOldFiles(LakeFiles files, FileCleanup cleanup) {
+      reads.ensureOpen();
+      return cleaner.cleanup(files, cleanup);
+    }
+
+    @Override
+    public OrphanResult deleteOrphanedFiles(LakeFiles files, OrphanSearch search) {
+      reads.ensureOpen();
+      return cleaner.orphans(files, search);
     }
 
     @Override
