@@ -24,7 +24,8 @@ import picocli.CommandLine.ScopeType;
       LogCommand.class,
       TablesCommand.class,
       FilesCommand.class,
-      CensusCommand.class
+      CensusCommand.class,
+      MaintenanceCommand.class
     })
 public final class MoraineCli implements Runnable {
 

@@ -4,10 +4,19 @@ import static dev.moraine.cli.Run.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.model.MaintenancePolicy;
+import dev.moraine.core.kv.KvStore;
+import dev.moraine.store.ObjectStoreSpec;
+import dev.moraine.store.SlateStoreProvider;
+import dev.moraine.store.StoreConfig;
+import dev.moraine.store.StoreSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -117,6 +126,33 @@ class InspectCommandsTest {
     assertTrue(json.out().contains("\"keys\":6,\"kinds\":[],\"name\":\"snapshot\"}"), json.out());
     assertEquals(before, tree(lake), "census wrote nothing");
     assertRefused(run("census", dir.resolve("nothing").toString()), "census", "no lake at");
+  }
+
+  @Test
+  void maintenanceStatus_listsTheRecordedPasses() throws IOException {
+    Run none = run("maintenance", "status", lake.toString());
+    assertEquals(0, none.status(), none.err());
+    assertEquals("no maintenance passes recorded", none.out().strip());
+    SlateStoreProvider provider =
+        new SlateStoreProvider(
+            StoreConfig.of(ObjectStoreSpec.localDirectory(lake), "")
+                .withSettings(StoreSettings.defaults().withFlushTimerOff()));
+    try (KvStore store = provider.openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      catalog.runMaintenance(
+          MaintenancePolicy.every(Duration.ofHours(1)).keepingNewestSnapshots(2));
+    }
+    SortedMap<String, String> before = tree(lake);
+    Run text = run("maintenance", "status", lake.toString());
+    assertEquals(0, text.status(), text.err());
+    assertTrue(text.out().startsWith("maintenance passes recorded: 1 (newest first)"), text.out());
+    assertTrue(text.out().contains("  manual\n"), text.out());
+    assertTrue(text.out().contains("  expire   ran      expired 4 snapshots"), text.out());
+    assertTrue(text.out().contains("  merge    skipped  not configured"), text.out());
+    Run json = run("maintenance", "status", lake.toString(), "--json");
+    assertEquals(0, json.status(), json.err());
+    assertTrue(json.out().contains("\"trigger\":\"manual\""), json.out());
+    assertEquals(before, tree(lake), "status wrote nothing");
   }
 
   @Test

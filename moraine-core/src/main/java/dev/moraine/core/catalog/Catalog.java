@@ -3,6 +3,8 @@ package dev.moraine.core.catalog;
 import dev.moraine.core.catalog.model.CleanupResult;
 import dev.moraine.core.catalog.model.ExpiryResult;
 import dev.moraine.core.catalog.model.FileCleanup;
+import dev.moraine.core.catalog.model.MaintenancePass;
+import dev.moraine.core.catalog.model.MaintenancePolicy;
 import dev.moraine.core.catalog.model.OrphanResult;
 import dev.moraine.core.catalog.model.OrphanSearch;
 import dev.moraine.core.catalog.model.SnapshotExpiry;
@@ -139,6 +141,31 @@ public interface Catalog extends ReadOnlyCatalog {
    *     deleted
    */
   OrphanResult deleteOrphanedFiles(LakeFiles files, OrphanSearch search);
+
+  /**
+   * Runs maintenance passes under {@code policy} in this process, on a thread of their own, until
+   * {@link #stopMaintenance()} or {@link #close()}: each pass runs the steps the policy configures
+   * (expire snapshots, merge small files, delete scheduled files) through this catalog's commit
+   * path, so commits keep landing meanwhile, and is recorded ({@link #maintenanceStatus()}). A
+   * failed step is recorded as failed and the next pass tries again. Starting again replaces the
+   * running schedule.
+   *
+   * @throws InvalidArgumentException if {@code policy} is null
+   */
+  void startMaintenance(MaintenancePolicy policy);
+
+  /** Stops the maintenance schedule, waiting for a running pass to end; nothing if none runs. */
+  void stopMaintenance();
+
+  /**
+   * Runs one maintenance pass under {@code policy} now, on the calling thread, records it as {@code
+   * manual}, and returns it. A step's failure is in the pass, not thrown.
+   *
+   * @throws InvalidArgumentException if {@code policy} is null
+   * @throws StoreUnavailableException, FencedException, ClosedException if the pass could not be
+   *     recorded; its steps ran
+   */
+  MaintenancePass runMaintenance(MaintenancePolicy policy);
 
   /** What this catalog's commit path has done since it opened. */
   CommitStatistics commitStatistics();

@@ -4,6 +4,8 @@ import dev.moraine.core.catalog.model.CleanupResult;
 import dev.moraine.core.catalog.model.ExpiryResult;
 import dev.moraine.core.catalog.model.FileCleanup;
 import dev.moraine.core.catalog.model.Head;
+import dev.moraine.core.catalog.model.MaintenancePass;
+import dev.moraine.core.catalog.model.MaintenancePolicy;
 import dev.moraine.core.catalog.model.OrphanResult;
 import dev.moraine.core.catalog.model.OrphanSearch;
 import dev.moraine.core.catalog.model.SnapshotExpiry;
@@ -22,6 +24,8 @@ import dev.moraine.core.lake.FormatCheck;
 import dev.moraine.core.lake.KvErrors;
 import dev.moraine.core.lake.WalStoreRecord;
 import dev.moraine.core.maintenance.FileCleaner;
+import dev.moraine.core.maintenance.MaintenanceRunner;
+import dev.moraine.core.maintenance.MaintenanceStatusRecord;
 import dev.moraine.core.maintenance.SnapshotExpirer;
 import dev.moraine.core.view.CatalogReads;
 import dev.moraine.core.view.ReadSource;
@@ -62,7 +66,7 @@ final class CatalogOpener {
         KvErrors.translate("opening the catalog", () -> ensureCatalog(store, options));
     CatalogReads reads = new CatalogReads(ReadSource.of(store), options, true);
     CommitPath path = new CommitPath(store, reads, settings(options));
-    return new WriterCatalog(reads, path, created);
+    return new WriterCatalog(reads, path, store, created);
   }
 
   private static CommitSettings settings(CatalogOptions options) {
@@ -207,13 +211,15 @@ final class CatalogOpener {
     private final CommitPath commits;
     private final SnapshotExpirer expirer;
     private final FileCleaner cleaner;
+    private final MaintenanceRunner maintenance;
     private final boolean created;
 
-    WriterCatalog(CatalogReads reads, CommitPath commits, boolean created) {
+    WriterCatalog(CatalogReads reads, CommitPath commits, KvStore store, boolean created) {
       this.reads = reads;
       this.commits = commits;
       this.expirer = new SnapshotExpirer(reads, commits);
       this.cleaner = new FileCleaner(reads, commits);
+      this.maintenance = new MaintenanceRunner(this, store);
       this.created = created;
     }
 
@@ -233,6 +239,31 @@ final class CatalogOpener {
     public OrphanResult deleteOrphanedFiles(LakeFiles files, OrphanSearch search) {
       reads.ensureOpen();
       return cleaner.orphans(files, search);
+    }
+
+    @Override
+    public void startMaintenance(MaintenancePolicy policy) {
+      reads.ensureOpen();
+      maintenance.start(policy);
+    }
+
+    @Override
+    public void stopMaintenance() {
+      maintenance.stop();
+    }
+
+    @Override
+    public MaintenancePass runMaintenance(MaintenancePolicy policy) {
+      reads.ensureOpen();
+      if (policy == null) {
+        throw new InvalidArgumentException("the maintenance policy must not be null");
+      }
+      return maintenance.run(policy, MaintenancePass.MANUAL);
+    }
+
+    @Override
+    public List<MaintenancePass> maintenanceStatus() {
+      return reads.load("reading the maintenance status", MaintenanceStatusRecord::read);
     }
 
     @Override
@@ -291,7 +322,9 @@ final class CatalogOpener {
 
     @Override
     public void close() {
-      // Commits first: the path finishes or fails every pending commit, then the reads go.
+      // The maintenance schedule first (a running pass ends on its commit path), then commits:
+      // the path finishes or fails every pending commit, then the reads go.
+      maintenance.stop();
       commits.close();
       reads.close();
     }
@@ -323,6 +356,11 @@ final class CatalogOpener {
     @Override
     public CatalogSnapshot snapshotAsOf(Instant instant) {
       return CatalogSnapshot.of(reads.snapshotAsOf(instant));
+    }
+
+    @Override
+    public List<MaintenancePass> maintenanceStatus() {
+      return reads.load("reading the maintenance status", MaintenanceStatusRecord::read);
     }
 
     @Override

@@ -1,7 +1,9 @@
 package dev.moraine.core.catalog;
 
 import dev.moraine.core.catalog.model.Head;
+import dev.moraine.core.catalog.model.MaintenancePass;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * A catalog that can only be read: snapshot views at the head, by snapshot id and by time. It has
@@ -59,6 +61,16 @@ public interface ReadOnlyCatalog extends AutoCloseable {
    * @throws StoreUnavailableException, ClosedException, FencedException as for {@link #snapshot()}
    */
   CatalogSnapshot snapshotAsOf(Instant instant);
+
+  /**
+   * The maintenance passes the catalog records ({@code sys/maintenance_status}, RFC 0005 §5),
+   * newest first, at most 16: those of this library's maintenance and those of the Rust
+   * implementation's.
+   *
+   * @throws CorruptionException if the record is damaged
+   * @throws StoreUnavailableException, ClosedException, FencedException as for {@link #snapshot()}
+   */
+  List<MaintenancePass> maintenanceStatus();
 
   /**
    * Closes the catalog: cached views are dropped, and later calls (and loads by snapshots it handed
