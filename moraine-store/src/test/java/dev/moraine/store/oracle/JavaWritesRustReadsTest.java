@@ -14,6 +14,7 @@ import dev.moraine.core.catalog.model.NewFileColumnStats;
 import dev.moraine.core.catalog.model.NewMacro;
 import dev.moraine.core.catalog.model.OptionScope;
 import dev.moraine.core.catalog.model.PartitionKey;
+import dev.moraine.core.catalog.model.SnapshotExpiry;
 import dev.moraine.core.catalog.model.SortKey;
 import dev.moraine.core.catalog.model.TagTarget;
 import dev.moraine.core.kv.KvStore;
@@ -270,6 +271,53 @@ class JavaWritesRustReadsTest {
       assertEquals(1, catalog.snapshot().dataFiles(table).size());
     }
     assertSameAtEverySnapshot(lake, 10);
+  }
+
+  /**
+   * A lake after an expiry (a dropped table's records removed, an expired file's record removed and
+   * scheduled, snapshot records gone): the crate reads it as we do, at the head and at every
+   * retained snapshot.
+   */
+  @Test
+  void anExpiredLake_isReadByTheCrateAsOurs_atEveryRetainedSnapshot() throws Exception {
+    Path lake = temp.resolve("expired");
+    List<Long> retained;
+    try (KvStore store = Lakes.provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      long table =
+          catalog
+              .commitReturning(
+                  tx -> tx.createTable(0, "events", List.of(ColumnDef.of("v", "int64"))))
+              .value();
+      for (int i = 0; i < 3; i++) {
+        int n = i;
+        catalog.commit(
+            tx ->
+                tx.registerDataFile(table, NewDataFile.parquet("e" + n + ".parquet", 10, 100, 10)));
+      }
+      long gone =
+          catalog
+              .commitReturning(tx -> tx.createTable(0, "gone", List.of(ColumnDef.of("x", "int32"))))
+              .value();
+      catalog.commit(tx -> tx.registerDataFile(gone, NewDataFile.parquet("g.parquet", 5, 50, 5)));
+      catalog.commit(tx -> tx.dropTable(gone));
+      catalog.commit(tx -> tx.expireDataFile(table, 1));
+      catalog.commit(tx -> tx.renameTable(table, "events2"));
+      long head = catalog.head().snapshotId();
+      catalog.expireSnapshots(SnapshotExpiry.ids(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L)));
+      retained = catalog.snapshot().snapshotLog().stream().map(s -> s.snapshotId()).toList();
+      assertEquals(List.of(0L, head - 1, head), retained);
+    }
+    String rust = oracle.check(lake);
+    String java = Lakes.javaDump(lake, null);
+    JsonTrees.assertSameTree("moraine-oracle check", rust, "CatalogDump", java);
+    for (long id : retained) {
+      JsonTrees.assertSameTree(
+          "moraine-oracle dump --at " + id,
+          oracle.dumpAt(lake, id),
+          "CatalogDump at " + id,
+          Lakes.javaDump(lake, id));
+    }
   }
 
   @Test
