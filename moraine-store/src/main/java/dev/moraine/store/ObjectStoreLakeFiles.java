@@ -2,9 +2,14 @@ package dev.moraine.store;
 
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.LakeFiles;
+import dev.moraine.core.catalog.StoreUnavailableException;
 import dev.moraine.core.catalog.model.LakeObject;
+import java.io.IOException;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,12 +27,15 @@ import java.util.List;
 public final class ObjectStoreLakeFiles implements LakeFiles, AutoCloseable {
   private final String folder;
   private final long timeoutMillis;
+  // Whether the store is a local directory: files outside the data path are then local files too.
+  private final boolean local;
   // Guarded by this: the handle is freed once, and never used after.
   private long handle;
 
-  private ObjectStoreLakeFiles(long handle, String folder, Duration timeout) {
+  private ObjectStoreLakeFiles(long handle, String folder, Duration timeout, boolean local) {
     this.handle = handle;
     this.folder = folder;
+    this.local = local;
     this.timeoutMillis = StoreSettings.millisOrNone(timeout);
   }
 
@@ -51,7 +59,8 @@ public final class ObjectStoreLakeFiles implements LakeFiles, AutoCloseable {
     String trimmed = folder.replaceAll("^/+|/+$", "");
     long handle =
         Lake.translate("opening the lake's object store", () -> ObjectStoreHandles.open(spec));
-    return new ObjectStoreLakeFiles(handle, trimmed, timeout);
+    return new ObjectStoreLakeFiles(
+        handle, trimmed, timeout, spec instanceof ObjectStoreSpec.LocalDirectory);
   }
 
   @Override
@@ -87,6 +96,35 @@ public final class ObjectStoreLakeFiles implements LakeFiles, AutoCloseable {
           Native.storeDelete(h, full, timeoutMillis);
           return null;
         });
+  }
+
+  /**
+   * True for an absolute local path ({@code /...} or {@code file:...}) when the data path is a
+   * local directory: such a file is deleted as stock DuckLake's cleanup deletes it. S3 objects
+   * outside the data path's prefix are not reached.
+   */
+  @Override
+  public boolean reachesOutside(String absolutePath) {
+    return local
+        && absolutePath != null
+        && (absolutePath.startsWith("/") || absolutePath.startsWith("file:"));
+  }
+
+  @Override
+  public void deleteOutside(String absolutePath) {
+    if (!reachesOutside(absolutePath)) {
+      throw new UnsupportedOperationException("not a local file: " + absolutePath);
+    }
+    Path file =
+        absolutePath.startsWith("file:")
+            ? Path.of(URI.create(absolutePath))
+            : Path.of(absolutePath);
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      throw new StoreUnavailableException(
+          "cannot delete " + absolutePath + ": " + e.getMessage(), e);
+    }
   }
 
   @Override

@@ -17,4 +17,23 @@ public interface LakeFiles {
 
   /** Deletes the object at {@code path}; an object that is not there counts as deleted. */
   void delete(String path);
+
+  /**
+   * Whether {@link #deleteOutside} can delete the file an absolute path outside the data path names
+   * (a file registered from elsewhere, as {@code ducklake_add_data_files} allows). False by
+   * default: such files are then left, and reported.
+   */
+  default boolean reachesOutside(String absolutePath) {
+    return false;
+  }
+
+  /**
+   * Deletes the file {@code absolutePath} names, outside the data path, as stock DuckLake's cleanup
+   * deletes it through DuckDB's file system; a file that is not there counts as deleted.
+   *
+   * @throws UnsupportedOperationException if {@link #reachesOutside} says no
+   */
+  default void deleteOutside(String absolutePath) {
+    throw new UnsupportedOperationException("these lake files reach only the data path");
+  }
 }

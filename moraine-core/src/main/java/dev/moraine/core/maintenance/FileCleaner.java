@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The file cleanup and the orphan search (RFC 0005 §4), as {@code ducklake_cleanup_old_files} and
@@ -70,7 +71,7 @@ public final class FileCleaner {
     List<GcFileValue> reachable = new ArrayList<>();
     List<ScheduledDeletion> unreachable = new ArrayList<>();
     for (GcFileValue record : due) {
-      if (paths.relative(record).isPresent()) {
+      if (paths.relative(record).isPresent() || files.reachesOutside(record.getPath())) {
         reachable.add(record);
       } else {
         unreachable.add(deletion(record));
@@ -87,7 +88,12 @@ public final class FileCleaner {
       for (GcFileValue record : reachable.subList(from, Math.min(reachable.size(), from + BATCH))) {
         // The object first: until the record is removed, a failure here only leaves work for the
         // next cleanup.
-        files.delete(paths.relative(record).orElseThrow());
+        Optional<String> inside = paths.relative(record);
+        if (inside.isPresent()) {
+          files.delete(inside.get());
+        } else {
+          files.deleteOutside(record.getPath());
+        }
         unit.remove(KeyCodec.encode(new CurrentKey.ScheduledDeletion(record.getDataFileId())));
         deleted.add(deletion(record));
       }

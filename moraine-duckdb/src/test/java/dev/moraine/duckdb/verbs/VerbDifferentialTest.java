@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.Transaction;
+import dev.moraine.core.catalog.model.CleanupResult;
 import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.FileCleanup;
 import dev.moraine.core.catalog.model.FileField;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
@@ -15,6 +17,8 @@ import dev.moraine.core.catalog.model.SnapshotExpiry;
 import dev.moraine.core.rows.DuckLakeRowSet;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
 import dev.moraine.duckdb.reference.ReferenceSession;
+import dev.moraine.store.ObjectStoreLakeFiles;
+import dev.moraine.store.ObjectStoreSpec;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -319,7 +323,52 @@ class VerbDifferentialTest {
         DynamicTest.dynamicTest(
             "expire all but the head",
             () -> expire("older_than => now()", SnapshotExpiry.retainLast(1))));
+    tests.add(DynamicTest.dynamicTest("clean up every scheduled file", () -> cleanup()));
     return tests.stream();
+  }
+
+  /**
+   * Stock DuckLake's {@code ducklake_cleanup_old_files(cleanup_all => true)} on its data path, and
+   * ours on a copy of it taken just before: the same objects are deleted, and the rows are equal
+   * (both schedules empty).
+   */
+  private static void cleanup() throws Exception {
+    Path stockData = Path.of(stock.dataPath());
+    Path copy = dir.resolve("our-data");
+    copyTree(stockData, copy);
+    try (ReferenceSession session = stock.session()) {
+      session.executeAll(
+          List.of("CALL ducklake_cleanup_old_files('" + stock.alias() + "', cleanup_all => true)"));
+    }
+    try (ObjectStoreLakeFiles files =
+        ObjectStoreLakeFiles.of(ObjectStoreSpec.localDirectory(copy), "")) {
+      CleanupResult r = catalog.cleanupOldFiles(files, FileCleanup.all());
+      assertTrue(r.deleted().size() > 0, "the expiries scheduled files");
+    }
+    assertEquals(List.of(), RowComparison.differences(stock, lakes.ours()));
+    assertEquals(filesUnder(stockData), filesUnder(copy), "the same objects are left");
+  }
+
+  private static void copyTree(Path from, Path to) throws java.io.IOException {
+    try (Stream<Path> walk = java.nio.file.Files.walk(from)) {
+      for (Path p : (Iterable<Path>) walk::iterator) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (java.nio.file.Files.isDirectory(p)) {
+          java.nio.file.Files.createDirectories(target);
+        } else {
+          java.nio.file.Files.copy(p, target);
+        }
+      }
+    }
+  }
+
+  private static java.util.SortedSet<String> filesUnder(Path root) throws java.io.IOException {
+    java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    try (Stream<Path> walk = java.nio.file.Files.walk(root)) {
+      walk.filter(java.nio.file.Files::isRegularFile)
+          .forEach(p -> out.add(root.relativize(p).toString()));
+    }
+    return out;
   }
 
   /** Runs stock DuckLake's expiry with {@code arguments} and ours with {@code expiry}. */

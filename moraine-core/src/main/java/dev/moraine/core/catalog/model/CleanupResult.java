@@ -8,7 +8,7 @@ import java.util.List;
  * @param deleted the scheduled files whose objects were deleted and whose schedule records were
  *     removed (with a dry run: that would be), by file id
  * @param unreachable the scheduled files left as they are because their path lies outside the data
- *     path the {@code LakeFiles} reach (an absolute path elsewhere)
+ *     path and the {@code LakeFiles} cannot reach it ({@code LakeFiles.reachesOutside})
  * @param batches how many head-preserving batches removed schedule records
  * @param dryRun whether nothing was deleted or written
  */
