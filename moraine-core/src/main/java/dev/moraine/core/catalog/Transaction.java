@@ -115,7 +115,7 @@ public final class Transaction {
     InlineRun inlineRun = new InlineRun(state);
     this.inlined = new InlineVerbs(state, inlineRun);
     this.inlineFlush = new InlineFlushVerbs(state, inlineRun, dataFiles, deletes);
-    this.compaction = new CompactionVerbs(state, dataFiles);
+    this.compaction = new CompactionVerbs(state, dataFiles, inlineRun);
   }
 
   // ---- reads -----------------------------------------------------------------------------------

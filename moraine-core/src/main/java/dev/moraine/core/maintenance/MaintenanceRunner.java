@@ -10,6 +10,7 @@ import dev.moraine.core.catalog.model.CleanupResult;
 import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.ExpiryResult;
 import dev.moraine.core.catalog.model.FileCleanup;
+import dev.moraine.core.catalog.model.InlinedFileDelete;
 import dev.moraine.core.catalog.model.MaintenancePass;
 import dev.moraine.core.catalog.model.MaintenancePass.Step;
 import dev.moraine.core.catalog.model.MaintenancePolicy;
@@ -21,8 +22,12 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -168,13 +173,22 @@ public final class MaintenanceRunner {
       return Optional.empty();
     }
     CatalogSnapshot head = catalog.snapshot();
+    Map<Long, Set<Long>> inlineDeleted = new HashMap<>();
+    for (InlinedFileDelete d : head.history().inlinedFileDeletes()) {
+      inlineDeleted.computeIfAbsent(d.tableId(), t -> new HashSet<>()).add(d.dataFileId());
+    }
     int merged = 0;
     int outputs = 0;
     int passedOver = 0;
     for (TableInfo table : head.tables()) {
       long tableId = table.tableId();
       for (List<DataFileInfo> run :
-          SmallFileRuns.of(head, tableId, policy.smallFileRecords(), policy.maxMergeInputs())) {
+          SmallFileRuns.of(
+              head,
+              tableId,
+              inlineDeleted.getOrDefault(tableId, Set.of()),
+              policy.smallFileRecords(),
+              policy.maxMergeInputs())) {
         Optional<NewDataFile> output = policy.merger().get().merge(tableId, run);
         if (output.isEmpty()) {
           passedOver++;
@@ -185,9 +199,12 @@ public final class MaintenanceRunner {
           catalog.commit(tx -> tx.mergeDataFiles(tableId, ids, output.get()));
           merged += ids.size();
           outputs++;
-        } catch (CompactionInputNotLiveException | CommitConflictException e) {
-          // A concurrent commit took an input or deleted from the table: the next pass chooses
-          // again from what it left. The written file is then an orphan for the orphan search.
+        } catch (CompactionInputNotLiveException
+            | CommitConflictException
+            | InvalidArgumentException e) {
+          // A concurrent commit took an input, deleted from the table or gave an input deletions:
+          // the next pass chooses again from what it left. The written file is then an orphan for
+          // the orphan search.
           passedOver++;
         }
       }

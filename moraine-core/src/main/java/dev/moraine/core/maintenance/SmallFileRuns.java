@@ -19,9 +19,17 @@ import java.util.Set;
 final class SmallFileRuns {
   private SmallFileRuns() {}
 
+  /**
+   * The runs of table {@code tableId} at {@code head}; {@code inlineDeleted} names the data files
+   * with rows deleted inline (left out too, until a flush gives them a delete file).
+   */
   static List<List<DataFileInfo>> of(
-      CatalogSnapshot head, long tableId, long smallRecords, int maxInputs) {
-    Set<Long> withDeletes = new HashSet<>();
+      CatalogSnapshot head,
+      long tableId,
+      Set<Long> inlineDeleted,
+      long smallRecords,
+      int maxInputs) {
+    Set<Long> withDeletes = new HashSet<>(inlineDeleted);
     for (DeleteFileInfo d : head.deleteFiles(tableId)) {
       withDeletes.add(d.dataFileId());
     }

@@ -39,9 +39,12 @@ public final class CompactionVerbs {
   private final VerbState s;
   private final DataFileVerbs dataFiles;
 
-  public CompactionVerbs(VerbState state, DataFileVerbs dataFiles) {
+  private final InlineRun inlineRun;
+
+  public CompactionVerbs(VerbState state, DataFileVerbs dataFiles, InlineRun inlineRun) {
     this.s = state;
     this.dataFiles = dataFiles;
+    this.inlineRun = inlineRun;
   }
 
   public long merge(long tableId, List<Long> inputIds, NewDataFile output) {
@@ -69,6 +72,23 @@ public final class CompactionVerbs {
                 + Long.toUnsignedString(d.getDeleteFileId())
                 + "; a merge takes only files without deletions, as stock DuckLake's does");
       }
+    }
+    // Rows of an input deleted inline name the input by id: merged away, the deletions would
+    // name nothing and the rows would come back. Such inputs wait for a flush (which writes their
+    // delete file), as inputs with a delete file do.
+    for (List<Long> deleted : inlineRun.premiseState(tableId).fileDeletes.keySet()) {
+      if (distinct.contains(deleted.get(0))) {
+        throw new InvalidArgumentException(
+            "input file "
+                + Long.toUnsignedString(deleted.get(0))
+                + " has rows deleted inline; flush the table's inlined data before merging it");
+      }
+    }
+    if (inlineRun.deletedFrom.contains(tableId)) {
+      throw new InvalidArgumentException(
+          "this commit deletes rows of table "
+              + Long.toUnsignedString(tableId)
+              + " inline; merge its files in another commit");
     }
     DataFileValue first = inputs.get(0);
     long rows = 0;

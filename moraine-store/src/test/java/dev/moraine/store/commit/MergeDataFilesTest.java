@@ -93,6 +93,28 @@ class MergeDataFilesTest {
     }
   }
 
+  /**
+   * Rows of an input deleted inline name the input: a merge would leave the deletions naming
+   * nothing and bring the rows back, so it is refused until a flush gives the input a delete file.
+   */
+  @Test
+  void anInputWithRowsDeletedInline_isRefused_andNothingIsWritten() {
+    try (CommitLake lake = lakeWith(2)) {
+      lake.catalog.commit(tx -> tx.deleteRowInline(TABLE, 5));
+      var e =
+          lake.refused(
+              InvalidArgumentException.class,
+              tx -> tx.mergeDataFiles(TABLE, List.of(0L, 1L), file("m.parquet", 200)));
+      assertTrue(e.getMessage().contains("deleted inline"), e.getMessage());
+      lake.refused(
+          InvalidArgumentException.class,
+          tx -> {
+            tx.deleteRowInline(TABLE, 150);
+            tx.mergeDataFiles(TABLE, List.of(1L, 0L), file("m.parquet", 200));
+          });
+    }
+  }
+
   @Test
   void inputsWithAGapInTheirRowIds_giveAFileThatCarriesItsRowIds() {
     try (CommitLake lake = lakeWith(3)) {
