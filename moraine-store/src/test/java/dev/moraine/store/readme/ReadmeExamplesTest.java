@@ -2,6 +2,7 @@ package dev.moraine.store.readme;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,14 +12,22 @@ import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.ErrorCode;
+import dev.moraine.core.catalog.FileMerger;
 import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.DataFileInfo;
+import dev.moraine.core.catalog.model.ExpiryResult;
+import dev.moraine.core.catalog.model.FileCleanup;
 import dev.moraine.core.catalog.model.FlushDeleteFile;
 import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.InlinedRows;
+import dev.moraine.core.catalog.model.MaintenancePass;
+import dev.moraine.core.catalog.model.MaintenancePolicy;
 import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.OrphanResult;
+import dev.moraine.core.catalog.model.OrphanSearch;
 import dev.moraine.core.catalog.model.SchemaInfo;
+import dev.moraine.core.catalog.model.SnapshotExpiry;
 import dev.moraine.core.catalog.model.TableInfo;
 import dev.moraine.core.kv.CheckpointId;
 import dev.moraine.core.kv.KvReader;
@@ -30,15 +39,20 @@ import dev.moraine.core.rows.DuckLakeRowRenderer;
 import dev.moraine.core.rows.DuckLakeRowSet;
 import dev.moraine.store.Lake;
 import dev.moraine.store.LakeLocation;
+import dev.moraine.store.ObjectStoreLakeFiles;
 import dev.moraine.store.ObjectStoreSpec;
 import dev.moraine.store.S3Credentials;
 import dev.moraine.store.SlateStoreProvider;
 import dev.moraine.store.StoreConfig;
 import dev.moraine.store.StoreSettings;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -213,6 +227,75 @@ class ReadmeExamplesTest {
       assertEquals(1, head.dataFiles(ordersId).size(), "a reader sees what the writer committed");
       assertEquals(2, head.tables().size());
       assertEquals("orders", catalog.snapshotAt(created).table(ordersId).orElseThrow().name());
+    }
+  }
+
+  /** The README's Maintenance section: merge, expiry, cleanup, orphans and the pass. */
+  @Test
+  void maintenance() throws Exception {
+    Path data = dir.resolve("lakes").resolve("sales").resolve("data");
+    Path folder = data.resolve("main").resolve("orders");
+    Files.createDirectories(folder);
+    try (KvStore store = provider().openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults().withDataPath(data + "/"))) {
+      long orders =
+          catalog
+              .commitReturning(
+                  tx -> tx.createTable(0, "orders", List.of(ColumnDef.of("id", "int64"))))
+              .value();
+      for (int i = 0; i < 6; i++) {
+        String name = "part-" + i + ".parquet";
+        Files.write(folder.resolve(name), new byte[] {1});
+        catalog.commit(
+            tx -> tx.registerDataFile(orders, NewDataFile.parquet(name, 1000, 65_536, 4_096)));
+      }
+      // The README's merge, of files 3, 4 and 5 (the merged file written by the host).
+      Files.write(folder.resolve("merged-0.parquet"), new byte[] {2});
+      catalog.commit(
+          tx ->
+              tx.mergeDataFiles(
+                  orders,
+                  List.of(3L, 4L, 5L),
+                  NewDataFile.parquet("merged-0.parquet", 3000, 196_608, 4_096)));
+      assertEquals(4, catalog.snapshot().dataFiles(orders).size());
+      ExpiryResult r =
+          catalog.expireSnapshots(
+              SnapshotExpiry.olderThan(Instant.now().minus(Duration.ofDays(7))));
+      assertEquals(List.of(), r.expiredSnapshotIds(), "nothing here is a week old");
+      ExpiryResult all = catalog.expireSnapshots(SnapshotExpiry.retainLast(1));
+      assertEquals(catalog.head().snapshotId(), all.expiredSnapshotIds().size());
+      Files.write(folder.resolve("stray.parquet"), new byte[] {3});
+      Files.setLastModifiedTime(
+          folder.resolve("stray.parquet"), FileTime.from(Instant.now().minus(Duration.ofDays(2))));
+      try (ObjectStoreLakeFiles files =
+          ObjectStoreLakeFiles.of(ObjectStoreSpec.localDirectory(data), "")) {
+        catalog.cleanupOldFiles(files, FileCleanup.scheduledBefore(Instant.now()));
+        assertFalse(Files.exists(folder.resolve("part-3.parquet")), "a merged input is deleted");
+        Instant dayAgo = Instant.now().minus(Duration.ofDays(1));
+        OrphanResult stray = catalog.deleteOrphanedFiles(files, OrphanSearch.writtenBefore(dayAgo));
+        assertEquals(1, stray.orphans().size());
+        assertTrue(Files.exists(folder.resolve("stray.parquet")), "a dry run deletes nothing");
+        catalog.deleteOrphanedFiles(files, OrphanSearch.writtenBefore(dayAgo).deleting());
+        assertFalse(Files.exists(folder.resolve("stray.parquet")));
+        FileMerger merger = (table, inputs) -> Optional.empty();
+        catalog.startMaintenance(
+            MaintenancePolicy.every(Duration.ofMillis(10))
+                .expiringSnapshotsOlderThan(Duration.ofDays(7))
+                .mergingSmallFiles(merger, 100_000)
+                .cleaningUpFiles(files, Duration.ofHours(1)));
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (catalog.maintenanceStatus().isEmpty() && System.nanoTime() < deadline) {
+          Thread.sleep(10);
+        }
+        catalog.stopMaintenance();
+        MaintenancePass pass = catalog.maintenanceStatus().get(0);
+        assertEquals(MaintenancePass.SCHEDULED, pass.trigger());
+        assertEquals(
+            List.of("ran", "ran", "ran"), pass.steps().stream().map(s -> s.status()).toList());
+        assertEquals(
+            MaintenancePass.MANUAL,
+            catalog.runMaintenance(MaintenancePolicy.every(Duration.ofHours(1))).trigger());
+      }
     }
   }
 }
