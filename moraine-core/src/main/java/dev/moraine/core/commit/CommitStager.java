@@ -8,6 +8,7 @@ import dev.moraine.core.keyspace.key.CurrentKey;
 import dev.moraine.core.keyspace.key.HistoryKey;
 import dev.moraine.core.keyspace.key.Key;
 import dev.moraine.core.keyspace.key.KeyCodec;
+import dev.moraine.core.keyspace.key.KeyPrefixes;
 import dev.moraine.core.keyspace.key.SchemaVersionKey;
 import dev.moraine.core.keyspace.key.SnapshotKey;
 import dev.moraine.core.keyspace.key.SysKey;
@@ -129,7 +130,7 @@ public final class CommitStager {
         newHead,
         true,
         draft.deletedDataFileIds(),
-        landing(record, newHead, logged ? written : null, draft, batch));
+        landing(record, newHead, logged ? written : null, draft));
   }
 
   /**
@@ -167,7 +168,7 @@ public final class CommitStager {
         newHead,
         false,
         List.of(),
-        landing(premise, newHead, written, draft, batch));
+        landing(premise, newHead, written, draft));
   }
 
   /**
@@ -250,8 +251,7 @@ public final class CommitStager {
       SnapshotValue record,
       HeadValue head,
       SortedMap<KeyBytes, StagedEntities.Change> written,
-      Draft draft,
-      WriteBatch batch) {
+      Draft draft) {
     SortedMap<KeyBytes, LandedCommit.Entry> entries = null;
     if (written != null) {
       entries = new TreeMap<>();
@@ -260,11 +260,16 @@ public final class CommitStager {
             e.getKey(), new LandedCommit.Entry(e.getValue().entity(), e.getValue().after()));
       }
     }
+    // The schedule records the commit writes: a compaction's, by file id, and those among a
+    // maintenance batch's raw writes (only maintenance batches are scanned).
     List<KeyBytes> scheduleKeys = new ArrayList<>();
-    for (WriteBatch.Op op : batch.ops()) {
-      byte[] k = op.key();
-      if (k.length > 2 && k[0] == 0x04 && k[1] == 0x03) {
-        scheduleKeys.add(new KeyBytes(k));
+    for (long id : draft.compaction().scheduledIds()) {
+      scheduleKeys.add(new KeyBytes(KeyCodec.encode(new CurrentKey.ScheduledDeletion(id))));
+    }
+    byte[] schedule = KeyPrefixes.scheduledDeletions();
+    for (WriteBatch.Op op : draft.maintenance().writes().ops()) {
+      if (Arrays.equals(op.key(), 0, schedule.length, schedule, 0, schedule.length)) {
+        scheduleKeys.add(new KeyBytes(op.key()));
       }
     }
     return new LandedCommit(

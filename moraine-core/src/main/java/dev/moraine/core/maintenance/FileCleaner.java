@@ -12,10 +12,12 @@ import dev.moraine.core.commit.CommitPath;
 import dev.moraine.core.keyspace.key.CurrentKey;
 import dev.moraine.core.keyspace.key.Key;
 import dev.moraine.core.keyspace.key.KeyCodec;
+import dev.moraine.core.keyspace.key.KeyPrefixes;
 import dev.moraine.core.keyspace.proto.GcFileValue;
 import dev.moraine.core.keyspace.value.ValueCodec;
 import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvIterator;
+import dev.moraine.core.kv.KvReadView;
 import dev.moraine.core.view.CatalogReads;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -61,7 +63,7 @@ public final class FileCleaner {
       throw new InvalidArgumentException("the lake's files and the cleanup must not be null");
     }
     LakePaths paths = new LakePaths(reads.snapshot().dataPath());
-    long before = spec.scheduledBeforeTime().map(FileCleaner::micros).orElse(Long.MAX_VALUE);
+    long before = spec.scheduledBeforeTime().map(Micros::of).orElse(Long.MAX_VALUE);
     List<GcFileValue> due = new ArrayList<>();
     for (GcFileValue record : reads.load("reading the deletion schedule", FileCleaner::schedule)) {
       if (record.getScheduleStartMicros() < before) {
@@ -148,9 +150,9 @@ public final class FileCleaner {
     return new OrphanResult(orphans, spec.deletes());
   }
 
-  private static List<GcFileValue> schedule(dev.moraine.core.kv.KvReadView v) {
+  private static List<GcFileValue> schedule(KvReadView v) {
     List<GcFileValue> out = new ArrayList<>();
-    try (KvIterator it = v.scanPrefix(new byte[] {0x04, 0x03})) {
+    try (KvIterator it = v.scanPrefix(KeyPrefixes.scheduledDeletions())) {
       while (it.hasNext()) {
         KeyValue kv = it.next();
         Key key = KeyCodec.decode(kv.key());
@@ -163,9 +165,5 @@ public final class FileCleaner {
   private static ScheduledDeletion deletion(GcFileValue v) {
     return new ScheduledDeletion(
         v.getDataFileId(), v.getPath(), v.getPathIsRelative(), v.getScheduleStartMicros());
-  }
-
-  private static long micros(Instant t) {
-    return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1_000L);
   }
 }

@@ -100,7 +100,7 @@ final class LakePaths {
         },
         EntityKind.DATA_FILE,
         EntityKind.DELETE_FILE);
-    try (KvIterator it = v.scanPrefix(new byte[] {0x04, 0x03})) {
+    try (KvIterator it = v.scanPrefix(KeyPrefixes.scheduledDeletions())) {
       while (it.hasNext()) {
         KeyValue kv = it.next();
         Key key = KeyCodec.decode(kv.key());

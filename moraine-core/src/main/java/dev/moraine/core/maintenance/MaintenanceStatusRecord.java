@@ -11,8 +11,8 @@ import dev.moraine.core.kv.KvReadView;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.KvTransaction;
 import dev.moraine.core.kv.KvTransactionConflictException;
+import dev.moraine.core.kv.WriteReceipt;
 import dev.moraine.core.lake.KvErrors;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -45,11 +45,8 @@ public final class MaintenanceStatusRecord {
       for (MaintenanceStatusStepValue s : p.getStepsList()) {
         steps.add(new MaintenancePass.Step(s.getStep(), s.getStatus(), s.getDetail()));
       }
-      long micros = p.getStartedAtMicros();
-      Instant at =
-          Instant.ofEpochSecond(
-              Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
-      out.add(0, new MaintenancePass(at, p.getTrigger(), steps));
+      out.add(
+          0, new MaintenancePass(Micros.toInstant(p.getStartedAtMicros()), p.getTrigger(), steps));
     }
     return out;
   }
@@ -62,10 +59,7 @@ public final class MaintenanceStatusRecord {
   static void append(KvStore store, MaintenancePass pass) {
     MaintenanceStatusPassValue.Builder encoded =
         MaintenanceStatusPassValue.newBuilder()
-            .setStartedAtMicros(
-                Math.addExact(
-                    Math.multiplyExact(pass.startedAt().getEpochSecond(), 1_000_000L),
-                    pass.startedAt().getNano() / 1_000L))
+            .setStartedAtMicros(Micros.of(pass.startedAt()))
             .setTrigger(pass.trigger());
     for (MaintenancePass.Step s : pass.steps()) {
       encoded.addSteps(
@@ -102,8 +96,8 @@ public final class MaintenanceStatusRecord {
         });
   }
 
-  private static dev.moraine.core.kv.WriteReceipt commitAndFlush(KvStore store, KvTransaction tx) {
-    dev.moraine.core.kv.WriteReceipt receipt = tx.commit();
+  private static WriteReceipt commitAndFlush(KvStore store, KvTransaction tx) {
+    WriteReceipt receipt = tx.commit();
     // The writer's store has no flush timer of its own (the commit path flushes its batches): this
     // write is made durable here.
     store.flushWal();

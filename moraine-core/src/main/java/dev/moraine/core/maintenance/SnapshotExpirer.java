@@ -16,8 +16,6 @@ import dev.moraine.core.kv.KeyValue;
 import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvReadView;
 import dev.moraine.core.view.CatalogReads;
-import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -78,7 +76,7 @@ public final class SnapshotExpirer {
         reads.forgetSnapshots(ids);
         batches++;
       }
-      long micros = nowMicros();
+      long micros = Micros.now();
       long[] removed = {0};
       Set<Long> scheduled = new TreeSet<>(Long::compareUnsigned);
       Found found =
@@ -107,7 +105,7 @@ public final class SnapshotExpirer {
     List<SnapshotValue> all = snapshots(v);
     List<Long> chosen = new ArrayList<>();
     if (spec.olderThanTime().isPresent()) {
-      long before = micros(spec.olderThanTime().get());
+      long before = Micros.of(spec.olderThanTime().get());
       for (SnapshotValue s : all) {
         if (s.getSnapshotId() != head && s.getSnapshotTimeMicros() < before) {
           chosen.add(s.getSnapshotId());
@@ -189,13 +187,5 @@ public final class SnapshotExpirer {
           new MaintenanceBatchWork(batch, works.isEmpty() ? tags : List.of(), found.survivors));
     }
     return works;
-  }
-
-  private static long micros(Instant t) {
-    return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1_000L);
-  }
-
-  private static long nowMicros() {
-    return micros(Clock.systemUTC().instant());
   }
 }

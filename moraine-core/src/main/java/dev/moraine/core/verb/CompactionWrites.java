@@ -47,6 +47,11 @@ public final class CompactionWrites {
             .build());
   }
 
+  /** The ids of the files this compaction schedules for deletion. */
+  public Set<Long> scheduledIds() {
+    return scheduled.keySet();
+  }
+
   /** Whether ending {@code entity} leaves no history version behind. */
   public boolean removesWithoutHistory(EntityKey entity) {
     return removedWithoutHistory.contains(entity);

@@ -433,7 +433,7 @@ public final class SnapshotView {
   }
 
   public List<ScheduledDeletion> scheduledDeletions() {
-    KeyBytes prefix = new KeyBytes(new byte[] {0x04, 0x03});
+    KeyBytes prefix = new KeyBytes(KeyPrefixes.scheduledDeletions());
     return range(
             prefix,
             v -> {

@@ -21,12 +21,10 @@ import dev.moraine.core.catalog.model.NewMacro;
 import dev.moraine.core.catalog.model.ScheduledDeletion;
 import dev.moraine.core.catalog.model.SnapshotExpiry;
 import dev.moraine.core.catalog.model.TagTarget;
-import dev.moraine.core.catalog.model.Versioned;
 import dev.moraine.core.dump.CatalogDump;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.core.kv.KvTransaction;
 import dev.moraine.core.kv.KvUnavailableException;
-import dev.moraine.core.rows.DuckLakeRowRenderer;
 import dev.moraine.store.forwarding.ForwardingKvStore;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -382,15 +380,5 @@ class SnapshotExpiryTest {
       }
       assertEquals(render(c), render(lake.rival()));
     }
-  }
-
-  @SuppressWarnings("unused")
-  private static List<Long> ends(List<? extends Versioned<?>> versions) {
-    return versions.stream().map(v -> v.endSnapshot().orElse(-1)).toList();
-  }
-
-  @SuppressWarnings("unused")
-  private static String rows(CatalogSnapshot s) {
-    return DuckLakeRowRenderer.render(s).toString();
   }
 }

@@ -31,6 +31,11 @@ public final class KeyPrefixes {
     return cut(CurrentKey.of(EntityKey.of(kind, ids)), 11);
   }
 
+  /** {@code 04 03}: every record of the files scheduled for deletion. */
+  public static byte[] scheduledDeletions() {
+    return new byte[] {0x04, 0x03};
+  }
+
   /** {@code 05 <kind>}: every ended version of one kind. */
   public static byte[] historyOfKind(EntityKind kind) {
     return cut(new HistoryKey(zero(kind), 0), 2);
