@@ -33,6 +33,7 @@ import dev.moraine.core.verb.MacroVerbs;
 import dev.moraine.core.verb.MaintenanceWrites;
 import dev.moraine.core.verb.OptionVerbs;
 import dev.moraine.core.verb.PartitionAndSortVerbs;
+import dev.moraine.core.verb.RewriteVerbs;
 import dev.moraine.core.verb.SchemaVerbs;
 import dev.moraine.core.verb.StagedEntities;
 import dev.moraine.core.verb.StatsVerbs;
@@ -93,6 +94,7 @@ public final class Transaction {
   private final InlineVerbs inlined;
   private final InlineFlushVerbs inlineFlush;
   private final CompactionVerbs compaction;
+  private final RewriteVerbs rewrites;
   private boolean sealed;
   private String author;
   private String commitMessage;
@@ -116,6 +118,7 @@ public final class Transaction {
     this.inlined = new InlineVerbs(state, inlineRun);
     this.inlineFlush = new InlineFlushVerbs(state, inlineRun, dataFiles, deletes);
     this.compaction = new CompactionVerbs(state, dataFiles, inlineRun);
+    this.rewrites = new RewriteVerbs(state, dataFiles, inlineRun);
   }
 
   // ---- reads -----------------------------------------------------------------------------------
@@ -693,6 +696,47 @@ public final class Transaction {
   public long mergeDataFiles(long tableId, List<Long> inputFileIds, NewDataFile output) {
     ensureOpen();
     return compaction.merge(tableId, inputFileIds, output);
+  }
+
+  /**
+   * Rewrites data files of a table without their deleted rows, as stock DuckLake's {@code
+   * ducklake_rewrite_data_files} records a rewrite. The host has written {@code output}: every row
+   * of the inputs that no deletion at the premise removes (neither the input's live delete file nor
+   * a row deleted inline), nothing else, each with its own row id in the Parquet column {@code
+   * _ducklake_internal_row_id} (DuckLake's field id), with field ids for the table's columns and
+   * its column statistics.
+   *
+   * <p>Unlike a merge, a rewrite changes the table from this snapshot on only: the inputs and their
+   * delete files end here, so time travel to an older snapshot still reads them with their
+   * deletions (their rows deleted inline stay recorded for those snapshots), and nothing is
+   * scheduled for deletion (snapshot expiry schedules the inputs once no snapshot sees them). The
+   * output begins at the new snapshot with no {@code row_id_start} (its rows carry their ids) and
+   * no {@code partial_max}, and takes the id {@code next_file_id}. When no live data file of the
+   * table is left with deletions, the table's record count, byte count and column statistics are
+   * counted afresh from its files and its live inlined rows, as stock DuckLake does; otherwise they
+   * stay as they are. {@code next_row_id} never moves. Recorded as {@code rewrite_delete:<table>}
+   * and nothing else, so a concurrent insert into the table or alter of it is a benign race, and a
+   * concurrent delete from it, drop of it, or another compaction of it is a conflict.
+   *
+   * <p>Name the inputs by id, chosen before the commit; a re-run after a benign race whose premise
+   * no longer holds them live is refused, never silently changed.
+   *
+   * @param inputFileIds the data files to rewrite, at least one, each live, each with deleted rows,
+   *     all in one partition
+   * @return the rewritten file's id
+   * @throws CompactionInputNotLiveException if an input is not a live data file of the table;
+   *     nothing staged
+   * @throws NotFoundException if the table is not live, or a statistics entry names a column that
+   *     is not; nothing staged
+   * @throws InvalidArgumentException if no input is named, one is named twice or has no deleted
+   *     rows, no row of the inputs survives, the inputs lie in different partitions, the output's
+   *     partition values are not theirs, its record count is not the number of surviving rows, a
+   *     field of it is invalid, or this commit also inlines into, deletes from or flushes the
+   *     table; nothing staged
+   */
+  public long rewriteDataFiles(long tableId, List<Long> inputFileIds, NewDataFile output) {
+    ensureOpen();
+    return rewrites.rewrite(tableId, inputFileIds, output);
   }
 
   // ---- options ---------------------------------------------------------------------------------

@@ -72,7 +72,7 @@ public final class FileStatsMerge {
   }
 
   /** The column's inline type, or null for a type the inline encoding does not take. */
-  private static InlineColumnType typeOf(ColumnValue column, Collection<ColumnValue> tableColumns) {
+  static InlineColumnType typeOf(ColumnValue column, Collection<ColumnValue> tableColumns) {
     try {
       return InlineColumnType.of(column, tableColumns);
     } catch (InvalidArgumentException notInlinable) {
@@ -80,7 +80,7 @@ public final class FileStatsMerge {
     }
   }
 
-  private static int compare(InlineColumnType type, String a, String b) {
+  static int compare(InlineColumnType type, String a, String b) {
     return type == null ? a.compareTo(b) : InlineStatText.compare(type, a, b);
   }
 }

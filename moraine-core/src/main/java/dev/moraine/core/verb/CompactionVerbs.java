@@ -52,17 +52,11 @@ public final class CompactionVerbs {
       throw new InvalidArgumentException("a merge needs its input file ids and its output file");
     }
     TableValue table = s.requireTable(tableId);
-    Set<Long> distinct = new LinkedHashSet<>();
-    for (Long id : inputIds) {
-      if (id == null || !distinct.add(id)) {
-        throw new InvalidArgumentException(
-            id == null ? "an input file id is null" : "input file " + id + " is named twice");
-      }
-    }
+    Set<Long> distinct = distinctIds(inputIds);
     if (distinct.size() < 2) {
       throw new InvalidArgumentException("a merge needs at least two input files");
     }
-    List<DataFileValue> inputs = liveInputs(tableId, distinct);
+    List<DataFileValue> inputs = liveInputs(s, tableId, distinct);
     for (DeleteFileValue d : s.deleteFileRecords(tableId)) {
       if (distinct.contains(d.getDataFileId())) {
         throw new InvalidArgumentException(
@@ -95,16 +89,7 @@ public final class CompactionVerbs {
     long begin = first.getBeginSnapshot();
     long partialMax = 0;
     for (DataFileValue in : inputs) {
-      if (in.hasPartitionId() != first.hasPartitionId()
-          || in.getPartitionId() != first.getPartitionId()
-          || !in.getPartitionValuesList().equals(first.getPartitionValuesList())) {
-        throw new InvalidArgumentException(
-            "input files "
-                + Long.toUnsignedString(first.getDataFileId())
-                + " and "
-                + Long.toUnsignedString(in.getDataFileId())
-                + " lie in different partitions; a merge stays within one");
-      }
+      samePartition(first, in);
       rows += in.getRecordCount();
       begin =
           Long.compareUnsigned(in.getBeginSnapshot(), begin) < 0 ? in.getBeginSnapshot() : begin;
@@ -112,15 +97,7 @@ public final class CompactionVerbs {
       long last = in.hasPartialMax() ? in.getPartialMax() : in.getBeginSnapshot();
       partialMax = Long.compareUnsigned(last, partialMax) > 0 ? last : partialMax;
     }
-    List<String> values =
-        first.getPartitionValuesList().stream().map(FilePartitionValue::getPartitionValue).toList();
-    if (!output.partitionValues().equals(values)) {
-      throw new InvalidArgumentException(
-          "the merged file's partition values "
-              + output.partitionValues()
-              + " are not its inputs' "
-              + values);
-    }
+    samePartitionValues(first, output, "merged");
     if (output.recordCount() != rows) {
       throw new InvalidArgumentException(
           "the merged file holds "
@@ -144,23 +121,8 @@ public final class CompactionVerbs {
     endedDeletes.forEach(s.compaction::removeHistory);
     long fileId = s.nextFileId++;
     DataFileValue.Builder merged =
-        DataFileValue.newBuilder()
-            .setDataFileId(fileId)
-            .setTableId(tableId)
-            .setBeginSnapshot(begin)
-            .setPath(output.path())
-            .setPathIsRelative(output.pathIsRelative())
-            .setFileFormat(output.fileFormat())
-            .setRecordCount(output.recordCount())
-            .setFileSizeBytes(output.fileSizeBytes())
-            .setFooterSize(output.footerSize())
-            .setPartialMax(partialMax)
-            .addAllPartitionValues(first.getPartitionValuesList());
+        outputRecord(tableId, fileId, begin, first, output).setPartialMax(partialMax);
     contiguousStart(inputs).ifPresent(merged::setRowIdStart);
-    if (first.hasPartitionId()) {
-      merged.setPartitionId(first.getPartitionId());
-    }
-    output.encryptionKey().ifPresent(merged::setEncryptionKey);
     s.staged.put(new EntityKey.DataFile(tableId, fileId), merged.build());
     dataFiles.stageFileColumnStats(tableId, fileId, output.columnStats());
     s.record(
@@ -177,8 +139,77 @@ public final class CompactionVerbs {
     s.compaction.schedule(v.getDataFileId(), v.getPath(), v.getPathIsRelative());
   }
 
-  /** The inputs' records, by row id start; refuses the merge if any input is not live. */
-  private List<DataFileValue> liveInputs(long tableId, Set<Long> ids) {
+  /** Refuses an output whose partition values are not those of the inputs ({@code first}'s). */
+  static void samePartitionValues(DataFileValue first, NewDataFile output, String what) {
+    List<String> values =
+        first.getPartitionValuesList().stream().map(FilePartitionValue::getPartitionValue).toList();
+    if (!output.partitionValues().equals(values)) {
+      throw new InvalidArgumentException(
+          "the "
+              + what
+              + " file's partition values "
+              + output.partitionValues()
+              + " are not its inputs' "
+              + values);
+    }
+  }
+
+  /**
+   * The data file record of a compaction's output: id {@code fileId}, beginning at {@code begin},
+   * in the partition of the inputs ({@code first}'s).
+   */
+  static DataFileValue.Builder outputRecord(
+      long tableId, long fileId, long begin, DataFileValue first, NewDataFile output) {
+    DataFileValue.Builder b =
+        DataFileValue.newBuilder()
+            .setDataFileId(fileId)
+            .setTableId(tableId)
+            .setBeginSnapshot(begin)
+            .setPath(output.path())
+            .setPathIsRelative(output.pathIsRelative())
+            .setFileFormat(output.fileFormat())
+            .setRecordCount(output.recordCount())
+            .setFileSizeBytes(output.fileSizeBytes())
+            .setFooterSize(output.footerSize())
+            .addAllPartitionValues(first.getPartitionValuesList());
+    if (first.hasPartitionId()) {
+      b.setPartitionId(first.getPartitionId());
+    }
+    output.encryptionKey().ifPresent(b::setEncryptionKey);
+    return b;
+  }
+
+  /** The ids named, in order; refuses a null id and an id named twice. */
+  static Set<Long> distinctIds(List<Long> ids) {
+    Set<Long> distinct = new LinkedHashSet<>();
+    for (Long id : ids) {
+      if (id == null || !distinct.add(id)) {
+        throw new InvalidArgumentException(
+            id == null ? "an input file id is null" : "input file " + id + " is named twice");
+      }
+    }
+    return distinct;
+  }
+
+  /** Refuses a compaction whose input {@code in} lies in another partition than {@code first}. */
+  static void samePartition(DataFileValue first, DataFileValue in) {
+    if (in.hasPartitionId() != first.hasPartitionId()
+        || in.getPartitionId() != first.getPartitionId()
+        || !in.getPartitionValuesList().equals(first.getPartitionValuesList())) {
+      throw new InvalidArgumentException(
+          "input files "
+              + Long.toUnsignedString(first.getDataFileId())
+              + " and "
+              + Long.toUnsignedString(in.getDataFileId())
+              + " lie in different partitions; a compaction stays within one");
+    }
+  }
+
+  /**
+   * The inputs' records, by row id start; refuses the compaction if any input is not a live data
+   * file of the table.
+   */
+  static List<DataFileValue> liveInputs(VerbState s, long tableId, Set<Long> ids) {
     List<DataFileValue> inputs = new ArrayList<>();
     List<Long> gone = new ArrayList<>();
     for (long id : ids) {

@@ -38,8 +38,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * into its data path, and our closures register those very files (a file a refused stock session
  * wrote stays on disk and serves our side just as well), with the counts, sizes and bounds read
  * from the files themselves. Where both sides' verbs express the same operations, the ducklake_*
- * rows must then be equal, the compaction pair's included: {@code mergeDataFiles} registers the
- * file stock DuckLake's merge wrote and must leave the rows that merge left (RFC 0005 §2).
+ * rows must then be equal, the compaction pairs' included: {@code mergeDataFiles} and {@code
+ * rewriteDataFiles} register the file stock DuckLake's merge or rewrite wrote and must leave the
+ * rows it left (RFC 0005 §2 and §6).
  *
  * <p>Inlined data is off on the stock side: inlined inserts and deletes race elsewhere.
  */
@@ -113,6 +114,27 @@ class DataRaceDifferentialTest {
           deletes.add(f.deleteFile(p));
         }
         return tx -> deletes.forEach(d -> tx.registerDeleteFile(1, d));
+      };
+
+  /**
+   * Table t with two files of ten rows, six of the first one's deleted: stock DuckLake's rewrite
+   * with a threshold of one half takes the first file only.
+   */
+  private static final List<Setup> REWRITE_SETUP =
+      List.of(
+          TABLE_T,
+          insertT(0, 10),
+          insertT(10, 20),
+          new Setup("DELETE FROM t WHERE i < 6", DELETE_T));
+
+  private static final String REWRITE_SQL =
+      "CALL ducklake_rewrite_data_files('lake', 't', delete_threshold => 0.5)";
+
+  /** Rewrites data file 0 into the file stock DuckLake's rewrite wrote. */
+  private static final Ours REWRITE_T =
+      (f, w) -> {
+        NewDataFile rewritten = f.dataFile(w.dataFiles().get(0), 1, 2);
+        return tx -> tx.rewriteDataFiles(1, List.of(0L), rewritten);
       };
 
   /** Creates a table {@code name} (i INTEGER) and registers the file its CREATE TABLE AS wrote. */
@@ -215,6 +237,51 @@ class DataRaceDifferentialTest {
             "DELETE FROM t WHERE i = 1",
             DELETE_T,
             true,
+            true),
+        new Pair(
+            "rewrite then insert",
+            REWRITE_SETUP,
+            REWRITE_SQL,
+            REWRITE_T,
+            insert(20, 30),
+            INSERT_T,
+            false,
+            true),
+        new Pair(
+            "insert then rewrite",
+            REWRITE_SETUP,
+            insert(20, 30),
+            INSERT_T,
+            REWRITE_SQL,
+            REWRITE_T,
+            false,
+            true),
+        new Pair(
+            "rewrite then delete",
+            REWRITE_SETUP,
+            REWRITE_SQL,
+            REWRITE_T,
+            "DELETE FROM t WHERE i = 15",
+            DELETE_T,
+            true,
+            true),
+        new Pair(
+            "delete then rewrite",
+            REWRITE_SETUP,
+            "DELETE FROM t WHERE i = 15",
+            DELETE_T,
+            REWRITE_SQL,
+            REWRITE_T,
+            true,
+            true),
+        new Pair(
+            "add column then rewrite",
+            REWRITE_SETUP,
+            "ALTER TABLE t ADD COLUMN x INTEGER",
+            (f, w) -> tx -> tx.addColumn(1, ColumnDef.of("x", "int32")),
+            REWRITE_SQL,
+            REWRITE_T,
+            false,
             true),
         new Pair(
             "create table as/create table as same name",

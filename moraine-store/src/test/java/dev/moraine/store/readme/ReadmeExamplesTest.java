@@ -24,6 +24,7 @@ import dev.moraine.core.catalog.model.InlinedRows;
 import dev.moraine.core.catalog.model.MaintenancePass;
 import dev.moraine.core.catalog.model.MaintenancePolicy;
 import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.catalog.model.OrphanResult;
 import dev.moraine.core.catalog.model.OrphanSearch;
 import dev.moraine.core.catalog.model.SchemaInfo;
@@ -258,6 +259,21 @@ class ReadmeExamplesTest {
                   List.of(3L, 4L, 5L),
                   NewDataFile.parquet("merged-0.parquet", 3000, 196_608, 4_096)));
       assertEquals(4, catalog.snapshot().dataFiles(orders).size());
+      // The README's rewrite, of file 0 after 400 of its rows were deleted.
+      Files.write(folder.resolve("part-0-delete.parquet"), new byte[] {4});
+      catalog.commit(
+          tx ->
+              tx.registerDeleteFile(
+                  orders, NewDeleteFile.parquet(0, "part-0-delete.parquet", 400, 8_192, 1_024)));
+      Files.write(folder.resolve("rewritten-0.parquet"), new byte[] {5});
+      catalog.commit(
+          tx ->
+              tx.rewriteDataFiles(
+                  orders,
+                  List.of(0L),
+                  NewDataFile.parquet("rewritten-0.parquet", 600, 40_960, 4_096)));
+      assertEquals(4, catalog.snapshot().dataFiles(orders).size());
+      assertEquals(5600, catalog.snapshot().tableStats(orders).orElseThrow().recordCount());
       ExpiryResult r =
           catalog.expireSnapshots(
               SnapshotExpiry.olderThan(Instant.now().minus(Duration.ofDays(7))));
@@ -271,6 +287,8 @@ class ReadmeExamplesTest {
           ObjectStoreLakeFiles.of(ObjectStoreSpec.localDirectory(data), "")) {
         catalog.cleanupOldFiles(files, FileCleanup.scheduledBefore(Instant.now()));
         assertFalse(Files.exists(folder.resolve("part-3.parquet")), "a merged input is deleted");
+        assertFalse(Files.exists(folder.resolve("part-0.parquet")), "a rewritten input is deleted");
+        assertTrue(Files.exists(folder.resolve("rewritten-0.parquet")));
         Instant dayAgo = Instant.now().minus(Duration.ofDays(1));
         OrphanResult stray = catalog.deleteOrphanedFiles(files, OrphanSearch.writtenBefore(dayAgo));
         assertEquals(1, stray.orphans().size());
