@@ -48,11 +48,11 @@ public final class InlineStatText {
     };
   }
 
-  private static String date(LocalDate d) {
+  static String date(LocalDate d) {
     return String.format("%04d-%02d-%02d", d.getYear(), d.getMonthValue(), d.getDayOfMonth());
   }
 
-  private static String time(LocalTime t) {
+  static String time(LocalTime t) {
     String text = String.format("%02d:%02d:%02d", t.getHour(), t.getMinute(), t.getSecond());
     if (t.getNano() == 0) {
       return text;
@@ -65,11 +65,11 @@ public final class InlineStatText {
     return text + "." + fraction.substring(0, end);
   }
 
-  private static String timestamp(LocalDateTime t) {
+  static String timestamp(LocalDateTime t) {
     return date(t.toLocalDate()) + " " + time(t.toLocalTime());
   }
 
-  private static String blob(byte[] bytes) {
+  static String blob(byte[] bytes) {
     StringBuilder out = new StringBuilder(bytes.length);
     for (byte b : bytes) {
       int c = b & 0xff;

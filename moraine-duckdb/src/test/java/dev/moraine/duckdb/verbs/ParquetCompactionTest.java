@@ -1,0 +1,242 @@
+package dev.moraine.duckdb.verbs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewDeleteFile;
+import dev.moraine.core.catalog.model.NewFileColumnStats;
+import dev.moraine.core.kv.KvStore;
+import dev.moraine.duckdb.export.DuckLakeExport;
+import dev.moraine.duckdb.reference.DuckLakeExtension;
+import dev.moraine.duckdb.reference.ReferenceDuckLake;
+import dev.moraine.parquet.CompactionInput;
+import dev.moraine.parquet.ParquetCompaction;
+import dev.moraine.store.ObjectStoreSpec;
+import dev.moraine.store.SlateStoreProvider;
+import dev.moraine.store.StoreConfig;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * moraine-parquet's {@link ParquetCompaction} against stock DuckLake 1.5.5 on files DuckDB wrote
+ * (Snappy pages; integers, text with nulls, dates, timestamps, decimals, doubles, floats with a
+ * NaN): stock merges three files and then rewrites the merged one past a delete; our catalog,
+ * holding the same files, merges and rewrites them through the helper and the verbs. The helper's
+ * statistics must equal those stock recorded for its own outputs, and DuckDB reading our catalog
+ * (exported) must see at every snapshot exactly the rows, row ids included, that it sees in
+ * stock's.
+ */
+class ParquetCompactionTest {
+  private static final String TYPES =
+      "a INTEGER, b VARCHAR, d DATE, ts TIMESTAMP, x DECIMAL(9,2), db DOUBLE, f FLOAT";
+
+  private static String insert(int from, int to) {
+    return "INSERT INTO t SELECT i, CASE WHEN i % 7 = 0 THEN NULL ELSE 'v' || i END,"
+        + " DATE '2024-01-01' + i::INTEGER,"
+        + " TIMESTAMP '2024-01-01 00:00:00' + INTERVAL (i * 1500) MILLISECOND,"
+        + " (i / 4)::DECIMAL(9,2), i * 1.5, CASE WHEN i = 13 THEN 'nan'::FLOAT ELSE i::FLOAT END"
+        + " FROM range("
+        + from
+        + ", "
+        + to
+        + ") r(i)";
+  }
+
+  @Test
+  void mergedAndRewrittenFiles_matchStockDuckLakes_rowsAndStatistics(@TempDir Path dir)
+      throws Exception {
+    try (ReferenceDuckLake stock =
+        ReferenceDuckLake.builder(dir.resolve("stock")).dataInliningRowLimit(0).open()) {
+      SlateStoreProvider provider =
+          new SlateStoreProvider(
+              StoreConfig.of(ObjectStoreSpec.inMemory("compaction-" + UUID.randomUUID()), "lake"));
+      try (KvStore store = provider.openWriter();
+          Catalog catalog =
+              Catalog.open(store, CatalogOptions.defaults().withDataPath(stock.dataPath()))) {
+        Path table = Path.of(stock.dataPath()).resolve("main").resolve("t");
+        stock.execute("CREATE TABLE t (" + TYPES + ")");
+        catalog.commit(
+            tx ->
+                tx.createTable(
+                    0,
+                    "t",
+                    List.of(
+                        ColumnDef.of("a", "int32"),
+                        ColumnDef.of("b", "varchar"),
+                        ColumnDef.of("d", "date"),
+                        ColumnDef.of("ts", "timestamp"),
+                        ColumnDef.of("x", "decimal(9,2)"),
+                        ColumnDef.of("db", "float64"),
+                        ColumnDef.of("f", "float32"))));
+        for (int k = 0; k < 3; k++) {
+          stock.execute(insert(50 * k, 50 * k + 50));
+          NewDataFile file = asStock(stock, k);
+          catalog.commit(tx -> tx.registerDataFile(1, file));
+        }
+
+        // The merge: stock's merge_adjacent_files, and ours through the helper.
+        stock.execute("CALL ducklake_merge_adjacent_files('" + stock.alias() + "')");
+        NewDataFile merged =
+            ParquetCompaction.merge(
+                catalog.snapshot().columns(1),
+                CompactionInput.of(catalog.snapshot(), 1, List.of(0L, 1L, 2L), table),
+                table.resolve("moraine-merged.parquet"),
+                "moraine-merged.parquet");
+        assertEquals(150, merged.recordCount());
+        assertEquals(statsOf(stock, 3), comparable(merged.columnStats()));
+        catalog.commit(tx -> tx.mergeDataFiles(1, List.of(0L, 1L, 2L), merged));
+
+        // A delete on the merged file, registered on our side with stock's delete file.
+        stock.execute("DELETE FROM t WHERE a % 3 = 0");
+        Map<String, Object> del = stock.rows("ducklake_delete_file").get(0);
+        catalog.commit(
+            tx ->
+                tx.registerDeleteFile(
+                    1,
+                    NewDeleteFile.parquet(
+                        3,
+                        (String) del.get("path"),
+                        number(del, "delete_count"),
+                        number(del, "file_size_bytes"),
+                        number(del, "footer_size"))));
+
+        // The rewrite: stock's rewrite_data_files, and ours through the helper.
+        stock.execute(
+            "CALL ducklake_rewrite_data_files('"
+                + stock.alias()
+                + "', 't', delete_threshold => 0)");
+        List<CompactionInput> inputs =
+            CompactionInput.of(catalog.snapshot(), 1, List.of(3L), table);
+        assertEquals(50, inputs.get(0).deletedPositions().size());
+        NewDataFile rewritten =
+            ParquetCompaction.rewrite(
+                catalog.snapshot().columns(1),
+                inputs,
+                table.resolve("moraine-rewritten.parquet"),
+                "moraine-rewritten.parquet");
+        assertEquals(100, rewritten.recordCount());
+        assertEquals(statsOf(stock, 5), comparable(rewritten.columnStats()));
+        catalog.commit(tx -> tx.rewriteDataFiles(1, List.of(3L), rewritten));
+
+        // DuckDB reads our catalog as it reads stock's, at every snapshot.
+        assertEquals(stock.latestSnapshot().snapshotId(), catalog.snapshot().info().snapshotId());
+        Path export = dir.resolve("ours.ducklake");
+        DuckLakeExport.export(catalog, catalog.snapshot(), export);
+        try (Connection ours = DuckLakeExtension.attachReadOnly(export, stock.dataPath())) {
+          for (long s = 2; s <= catalog.snapshot().info().snapshotId(); s++) {
+            String sql =
+                "SELECT rowid AS r, a, b, d, ts, x, db, f FROM %s.t AT (VERSION => "
+                    + s
+                    + ") ORDER BY rowid";
+            List<String> expected = new ArrayList<>();
+            stock.query(String.format(sql, stock.alias())).forEach(r -> expected.add(r.toString()));
+            List<String> actual = rows(ours, String.format(sql, "lake"));
+            assertTrue(!expected.isEmpty(), "snapshot " + s + " holds rows");
+            assertEquals(expected, actual, "the rows at snapshot " + s);
+          }
+        }
+      } finally {
+        ObjectStoreSpec.dropInMemory(
+            ((ObjectStoreSpec.InMemory) provider.config().objectStore()).name());
+      }
+    }
+  }
+
+  /** Data file {@code id} of stock's lake, registered as stock registered it. */
+  private static NewDataFile asStock(ReferenceDuckLake stock, long id) throws Exception {
+    Map<String, Object> row =
+        stock.rows("ducklake_data_file").stream()
+            .filter(r -> number(r, "data_file_id") == id)
+            .findFirst()
+            .orElseThrow();
+    List<NewFileColumnStats> stats = new ArrayList<>();
+    for (Map<String, Object> s : stock.rows("ducklake_file_column_stats")) {
+      if (number(s, "data_file_id") == id) {
+        stats.add(
+            new NewFileColumnStats(
+                number(s, "column_id"),
+                number(s, "column_size_bytes"),
+                number(s, "value_count"),
+                number(s, "null_count"),
+                Optional.ofNullable((String) s.get("min_value")),
+                Optional.ofNullable((String) s.get("max_value")),
+                Optional.ofNullable((Boolean) s.get("contains_nan")),
+                Optional.empty()));
+      }
+    }
+    return NewDataFile.parquet(
+            (String) row.get("path"),
+            number(row, "record_count"),
+            number(row, "file_size_bytes"),
+            number(row, "footer_size"))
+        .withColumnStats(stats);
+  }
+
+  /** Stock's statistics of data file {@code id}, without the sizes (each writer's own). */
+  private static Map<Long, List<Object>> statsOf(ReferenceDuckLake stock, long id)
+      throws Exception {
+    Map<Long, List<Object>> out = new LinkedHashMap<>();
+    for (Map<String, Object> s : stock.rows("ducklake_file_column_stats")) {
+      if (number(s, "data_file_id") == id) {
+        out.put(
+            number(s, "column_id"),
+            List.of(
+                number(s, "value_count"),
+                number(s, "null_count"),
+                Optional.ofNullable(s.get("min_value")),
+                Optional.ofNullable(s.get("max_value")),
+                Optional.ofNullable(s.get("contains_nan"))));
+      }
+    }
+    return out;
+  }
+
+  private static Map<Long, List<Object>> comparable(List<NewFileColumnStats> stats) {
+    Map<Long, List<Object>> out = new LinkedHashMap<>();
+    for (NewFileColumnStats s : stats) {
+      out.put(
+          s.columnId(),
+          List.of(
+              s.valueCount(),
+              s.nullCount(),
+              s.minValue().map(Object.class::cast),
+              s.maxValue().map(Object.class::cast),
+              s.containsNan().map(Object.class::cast)));
+    }
+    return out;
+  }
+
+  private static long number(Map<String, Object> row, String column) {
+    return ((Number) row.get(column)).longValue();
+  }
+
+  private static List<String> rows(Connection c, String sql) throws Exception {
+    List<String> out = new ArrayList<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        for (int i = 1; i <= n; i++) {
+          row.put(rs.getMetaData().getColumnLabel(i), rs.getObject(i));
+        }
+        out.add(row.toString());
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,68 @@
+package dev.moraine.parquet;
+
+import dev.moraine.core.catalog.CatalogSnapshot;
+import dev.moraine.core.catalog.FileMerger;
+import dev.moraine.core.catalog.ReadOnlyCatalog;
+import dev.moraine.core.catalog.model.DataFileInfo;
+import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.SchemaInfo;
+import dev.moraine.core.catalog.model.TableInfo;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The maintenance pass's {@link FileMerger} for a lake whose data path is a local directory: each
+ * run of small files is merged with {@link ParquetCompaction#merge} into a new file {@code
+ * ducklake-<uuid>.parquet} in the table's directory (the schema's and the table's paths resolved
+ * under the data path while they are relative). Reads the catalog's head for the table's columns
+ * and paths. Safe to share: it keeps no state between calls.
+ */
+public final class LocalFileMerger implements FileMerger {
+  private final ReadOnlyCatalog catalog;
+  private final Path dataPath;
+
+  private LocalFileMerger(ReadOnlyCatalog catalog, Path dataPath) {
+    this.catalog = catalog;
+    this.dataPath = dataPath;
+  }
+
+  /** A merger writing under {@code dataPath}, the local directory of the catalog's data path. */
+  public static LocalFileMerger of(ReadOnlyCatalog catalog, Path dataPath) {
+    return new LocalFileMerger(catalog, dataPath);
+  }
+
+  /** The local directory of table {@code tableId} at {@code snapshot}. */
+  public Path tableDirectory(CatalogSnapshot snapshot, long tableId) {
+    TableInfo table = snapshot.table(tableId).orElseThrow();
+    SchemaInfo schema = snapshot.schema(table.schemaId()).orElseThrow();
+    Path schemaDir =
+        schema.pathIsRelative() ? dataPath.resolve(schema.path()) : Path.of(schema.path());
+    return table.pathIsRelative() ? schemaDir.resolve(table.path()) : Path.of(table.path());
+  }
+
+  /**
+   * @throws UncheckedIOException if an input cannot be read or the output written; the pass records
+   *     the step as failed
+   */
+  @Override
+  public Optional<NewDataFile> merge(long tableId, List<DataFileInfo> inputs) {
+    CatalogSnapshot head = catalog.snapshot();
+    Path dir = tableDirectory(head, tableId);
+    String name = "ducklake-" + UUID.randomUUID() + ".parquet";
+    try {
+      return Optional.of(
+          ParquetCompaction.merge(
+              head.columns(tableId),
+              CompactionInput.of(
+                  head, tableId, inputs.stream().map(DataFileInfo::dataFileId).toList(), dir),
+              dir.resolve(name),
+              name));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
