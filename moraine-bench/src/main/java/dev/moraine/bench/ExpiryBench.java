@@ -1,5 +1,8 @@
 package dev.moraine.bench;
 
+import static dev.moraine.bench.BenchOutput.latencies;
+import static dev.moraine.bench.BenchOutput.print;
+
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.CommitBody;
@@ -18,9 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -141,23 +142,5 @@ public final class ExpiryBench {
       took.add(System.nanoTime() - t0);
     } while (until == null ? System.nanoTime() < end : until.get());
     return took.stream().mapToLong(Long::longValue).toArray();
-  }
-
-  private static void latencies(String name, long[] nanos) {
-    long[] sorted = nanos.clone();
-    Arrays.sort(sorted);
-    print(name + "_commits", sorted.length);
-    print(name + "_p50_ms", sorted[sorted.length / 2] / 1e6);
-    print(
-        name + "_p99_ms", sorted[Math.min(sorted.length - 1, (int) (sorted.length * 0.99))] / 1e6);
-    print(name + "_max_ms", sorted[sorted.length - 1] / 1e6);
-  }
-
-  private static void print(String key, double value) {
-    System.out.println(String.format(Locale.ROOT, "%s=%.3f", key, value));
-  }
-
-  private static void print(String key, long value) {
-    System.out.println(key + "=" + value);
   }
 }

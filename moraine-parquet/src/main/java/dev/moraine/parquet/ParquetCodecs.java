@@ -19,8 +19,9 @@ import org.xerial.snappy.Snappy;
  * (DuckDB's default) through snappy-java, ZSTD through zstd-jni, and GZIP through the JDK.
  * Stateless; one instance serves any number of readers and writers at once.
  */
-final class ParquetCodecs implements CompressionCodecFactory {
-  static final ParquetCodecs INSTANCE = new ParquetCodecs();
+public final class ParquetCodecs implements CompressionCodecFactory {
+  /** The one instance. */
+  public static final ParquetCodecs INSTANCE = new ParquetCodecs();
 
   private ParquetCodecs() {}
 
