@@ -116,6 +116,18 @@ class DataRaceDifferentialTest {
         return tx -> deletes.forEach(d -> tx.registerDeleteFile(1, d));
       };
 
+  /** Table t with two files of ten rows, which stock DuckLake's merge takes together. */
+  private static final List<Setup> MERGE_SETUP = List.of(TABLE_T, insertT(0, 10), insertT(10, 20));
+
+  private static final String MERGE_SQL = "CALL ducklake_merge_adjacent_files('lake')";
+
+  /** Merges data files 0 and 1 into the file stock DuckLake's merge wrote. */
+  private static final Ours MERGE_T =
+      (f, w) -> {
+        NewDataFile merged = f.dataFile(w.dataFiles().get(0), 1, 2);
+        return tx -> tx.mergeDataFiles(1, List.of(0L, 1L), merged);
+      };
+
   /**
    * Table t with two files of ten rows, six of the first one's deleted: stock DuckLake's rewrite
    * with a threshold of one half takes the first file only.
@@ -228,14 +240,92 @@ class DataRaceDifferentialTest {
             true),
         new Pair(
             "compaction then delete",
-            List.of(TABLE_T, insertT(0, 10), insertT(10, 20)),
-            "CALL ducklake_merge_adjacent_files('lake')",
-            (f, w) -> {
-              NewDataFile merged = f.dataFile(w.dataFiles().get(0), 1, 2);
-              return tx -> tx.mergeDataFiles(1, List.of(0L, 1L), merged);
-            },
+            MERGE_SETUP,
+            MERGE_SQL,
+            MERGE_T,
             "DELETE FROM t WHERE i = 1",
             DELETE_T,
+            true,
+            true),
+        new Pair(
+            "delete then compaction",
+            MERGE_SETUP,
+            "DELETE FROM t WHERE i = 1",
+            DELETE_T,
+            MERGE_SQL,
+            MERGE_T,
+            true,
+            true),
+        new Pair(
+            "compaction then insert",
+            MERGE_SETUP,
+            MERGE_SQL,
+            MERGE_T,
+            insert(20, 30),
+            INSERT_T,
+            false,
+            true),
+        new Pair(
+            "insert then compaction",
+            MERGE_SETUP,
+            insert(20, 30),
+            INSERT_T,
+            MERGE_SQL,
+            MERGE_T,
+            false,
+            true),
+        new Pair(
+            "add column then compaction",
+            MERGE_SETUP,
+            "ALTER TABLE t ADD COLUMN x INTEGER",
+            (f, w) -> tx -> tx.addColumn(1, ColumnDef.of("x", "int32")),
+            MERGE_SQL,
+            MERGE_T,
+            false,
+            true),
+        new Pair(
+            "compaction then add column",
+            MERGE_SETUP,
+            MERGE_SQL,
+            MERGE_T,
+            "ALTER TABLE t ADD COLUMN x INTEGER",
+            (f, w) -> tx -> tx.addColumn(1, ColumnDef.of("x", "int32")),
+            false,
+            true),
+        new Pair(
+            "drop table then compaction",
+            MERGE_SETUP,
+            "DROP TABLE t",
+            (f, w) -> tx -> tx.dropTable(1),
+            MERGE_SQL,
+            MERGE_T,
+            true,
+            true),
+        new Pair(
+            "compaction then drop table",
+            MERGE_SETUP,
+            MERGE_SQL,
+            MERGE_T,
+            "DROP TABLE t",
+            (f, w) -> tx -> tx.dropTable(1),
+            false,
+            true),
+        new Pair(
+            "compaction then compaction",
+            MERGE_SETUP,
+            MERGE_SQL,
+            MERGE_T,
+            MERGE_SQL,
+            MERGE_T,
+            true,
+            true),
+        new Pair(
+            "rewrite then rewrite",
+            REWRITE_SETUP,
+            REWRITE_SQL,
+            REWRITE_T,
+            REWRITE_SQL,
+            REWRITE_T,
             true,
             true),
         new Pair(
