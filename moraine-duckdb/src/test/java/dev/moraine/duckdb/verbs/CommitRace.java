@@ -27,7 +27,11 @@ final class CommitRace {
    * How our second commit ended: whether it landed, how often its closure ran, and the refusal's
    * text when it did not land.
    */
-  record Ours(boolean landed, int runs, String refusal) {}
+  /**
+   * Our second commit's outcome: whether it landed, how often its closure ran, and the refusal (its
+   * text and type; empty and null when it landed).
+   */
+  record Ours(boolean landed, int runs, String refusal, Class<?> refusalType) {}
 
   private CommitRace() {}
 
@@ -78,12 +82,12 @@ final class CommitRace {
         };
     try {
       lakes.catalog.commit(racing);
-      return new Ours(true, runs.get(), "");
+      return new Ours(true, runs.get(), "", null);
     } catch (MoraineException e) {
       if (refusals.stream().noneMatch(type -> type.isInstance(e))) {
         throw new AssertionError("refused for another reason: " + e, e);
       }
-      return new Ours(false, runs.get(), e.toString());
+      return new Ours(false, runs.get(), e.toString(), e.getClass());
     }
   }
 }
