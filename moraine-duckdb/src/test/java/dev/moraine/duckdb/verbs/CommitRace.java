@@ -3,7 +3,9 @@ package dev.moraine.duckdb.verbs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.moraine.core.catalog.AlreadyExistsException;
 import dev.moraine.core.catalog.CommitBody;
+import dev.moraine.core.catalog.CommitConflictException;
 import dev.moraine.core.catalog.MoraineException;
 import dev.moraine.duckdb.reference.CommitOutcome;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
@@ -58,6 +60,26 @@ final class CommitRace {
     }
     assertEquals(conflicts, !stockSecond.committed(), "stock DuckLake's outcome");
     return stockSecond;
+  }
+
+  /**
+   * {@link #onOurs}, with our outcome pinned: a second that lands ran twice (it lost the head once
+   * and was re-run); a refused one is a {@link CommitConflictException} on its first run, or, when
+   * {@code nameTaken} (two creations of one name, RFC 0004 §8.3 item 1), an {@link
+   * AlreadyExistsException} from its re-run.
+   */
+  static Ours onOursPinned(
+      PairedLakes lakes, CommitBody first, CommitBody second, boolean nameTaken) {
+    Class<? extends MoraineException> refusal =
+        nameTaken ? AlreadyExistsException.class : CommitConflictException.class;
+    Ours ours = onOurs(lakes, first, second, List.of(refusal));
+    if (ours.landed()) {
+      assertEquals(2, ours.runs(), "a second that landed lost the head once and was re-run");
+    } else {
+      assertEquals(refusal, ours.refusalType(), ours.refusal());
+      assertEquals(nameTaken ? 2 : 1, ours.runs(), "runs of the refused second");
+    }
+    return ours;
   }
 
   /**

@@ -3,11 +3,8 @@ package dev.moraine.duckdb.verbs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.moraine.core.catalog.AlreadyExistsException;
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CommitBody;
-import dev.moraine.core.catalog.CommitConflictException;
-import dev.moraine.core.catalog.MoraineException;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
@@ -497,20 +494,8 @@ class DataRaceDifferentialTest {
 
       // Ours: the second's first run waits for the first to commit on another thread.
       long premise = catalog.snapshot().info().snapshotId();
-      // The exact refusal: stock DuckLake refuses with a conflict; two creations of one name are
-      // re-run and refused as the name taken (RFC 0004 §8.3 item 1).
-      Class<? extends MoraineException> refusal =
-          NAME_TAKEN.contains(pair.name())
-              ? AlreadyExistsException.class
-              : CommitConflictException.class;
-      CommitRace.Ours ours = CommitRace.onOurs(lakes, bodies[0], bodies[1], List.of(refusal));
-      if (ours.landed()) {
-        assertEquals(2, ours.runs(), "a second that landed lost the head once and was re-run");
-      } else {
-        assertEquals(refusal, ours.refusalType(), ours.refusal());
-        assertEquals(
-            NAME_TAKEN.contains(pair.name()) ? 2 : 1, ours.runs(), "runs of the refused second");
-      }
+      CommitRace.Ours ours =
+          CommitRace.onOursPinned(lakes, bodies[0], bodies[1], NAME_TAKEN.contains(pair.name()));
       assertTrue(
           catalog.snapshot().info().snapshotId() > premise, "the first commit landed on our side");
       assertEquals(
