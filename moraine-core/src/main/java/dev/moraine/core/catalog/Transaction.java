@@ -641,6 +641,11 @@ public final class Transaction {
    * off the table's statistics; the next row id is kept. Recorded as {@code merge_adjacent}, the
    * kind whose conflict profile an expiry has.
    *
+   * <p>This ends a file's rows; it is not a compaction. To replace small files by one, use {@link
+   * #mergeDataFiles}, and to drop a file's deleted rows, {@link #rewriteDataFiles}: both keep the
+   * rows' ids and record what stock DuckLake records (an expiry plus a registration gives the rows
+   * new ids and records an insert; RFC 0005 §1).
+   *
    * @throws NotFoundException if the data file is not live in the table; nothing staged
    */
   public void expireDataFile(long tableId, long dataFileId) {
