@@ -139,7 +139,8 @@ class ParquetCompactionTest {
         try (Connection ours = DuckLakeExtension.attachReadOnly(export, stock.dataPath())) {
           for (long s = 2; s <= catalog.snapshot().info().snapshotId(); s++) {
             String sql =
-                "SELECT rowid AS r, a, b, d, ts, x, db, f FROM %s.t AT (VERSION => "
+                "SELECT concat_ws('|', rowid, a, coalesce(b, 'NULL'), d, ts, x, db, f) AS r FROM %s.t"
+                    + " AT (VERSION => "
                     + s
                     + ") ORDER BY rowid";
             List<String> expected = new ArrayList<>();
