@@ -31,7 +31,6 @@ public final class ExactTableStats {
     String max;
     boolean minKnown = true;
     boolean maxKnown = true;
-    boolean anyValid;
     final List<String> extra = new ArrayList<>();
   }
 
@@ -49,8 +48,13 @@ public final class ExactTableStats {
 
   /** Adds one data file and its column statistics (those of dropped columns are passed over). */
   public void addFile(DataFileValue file, List<FileColumnStatsValue> stats) {
-    recordCount += file.getRecordCount();
-    fileSizeBytes += file.getFileSizeBytes();
+    addFile(file.getRecordCount(), file.getFileSizeBytes(), stats);
+  }
+
+  /** Adds one data file of {@code records} rows and {@code bytes} bytes, and its statistics. */
+  public void addFile(long records, long bytes, List<FileColumnStatsValue> stats) {
+    recordCount += records;
+    fileSizeBytes += bytes;
     for (FileColumnStatsValue st : stats) {
       ColumnValue column = byId.get(st.getColumnId());
       if (column == null) {
@@ -70,8 +74,8 @@ public final class ExactTableStats {
   /**
    * Adds the table's live inlined rows, whose fields carry their column ids. Stock DuckLake counts
    * inlined values only when every top-level column is a number, a time, a varchar or a boolean;
-   * for any other table this answers false, adds nothing, and the caller keeps the statistics it
-   * had.
+   * for any other table, and for rows the current columns do not take, this answers false, adds
+   * nothing, and the caller keeps the statistics it had.
    */
   public boolean addInlinedRows(List<InlinedRows.Row> rows) {
     if (rows.isEmpty()) {
@@ -91,21 +95,14 @@ public final class ExactTableStats {
       }
       types.add(type);
     }
-    List<List<Object>> values = new ArrayList<>(rows.size());
-    for (InlinedRows.Row row : rows) {
-      Map<Long, Object> byColumn = new HashMap<>();
-      List<Object> typed = row.typedValues();
-      for (int i = 0; i < row.fields().size(); i++) {
-        String id = row.fields().get(i).getMetadata().get("PARQUET:field_id");
-        if (id != null) {
-          byColumn.put(Long.parseUnsignedLong(id), typed.get(i));
-        }
-      }
-      List<Object> cells = new ArrayList<>(roots.size());
-      roots.forEach(c -> cells.add(byColumn.get(c.getColumnId())));
-      values.add(cells);
+    List<List<Object>> checked;
+    try {
+      checked = InlineValues.check(roots, types, cellsByColumn(rows, roots));
+    } catch (InvalidArgumentException | IllegalStateException unreadable) {
+      // Rows inlined under an older schema (a type since widened, a column since added as not
+      // null) that the current columns do not take: counted as stock could not count them.
+      return false;
     }
-    List<List<Object>> checked = InlineValues.check(roots, types, values);
     long total = checked.size();
     for (int c = 0; c < roots.size(); c++) {
       InlineColumnType type = types.get(c);
@@ -148,6 +145,26 @@ public final class ExactTableStats {
     }
     recordCount += total;
     return true;
+  }
+
+  /** Each row's cells of the top-level columns {@code roots}, matched by field id. */
+  private static List<List<Object>> cellsByColumn(
+      List<InlinedRows.Row> rows, List<ColumnValue> roots) {
+    List<List<Object>> values = new ArrayList<>(rows.size());
+    for (InlinedRows.Row row : rows) {
+      Map<Long, Object> byColumn = new HashMap<>();
+      List<Object> typed = row.typedValues();
+      for (int i = 0; i < row.fields().size(); i++) {
+        String id = row.fields().get(i).getMetadata().get("PARQUET:field_id");
+        if (id != null) {
+          byColumn.put(Long.parseUnsignedLong(id), typed.get(i));
+        }
+      }
+      List<Object> cells = new ArrayList<>(roots.size());
+      roots.forEach(c -> cells.add(byColumn.get(c.getColumnId())));
+      values.add(cells);
+    }
+    return values;
   }
 
   /** The rows counted. */
@@ -224,7 +241,6 @@ public final class ExactTableStats {
       m.max = max;
       m.minKnown = min != null;
       m.maxKnown = max != null;
-      m.anyValid = valid;
       if (extra != null) {
         m.extra.add(extra);
       }
@@ -241,15 +257,9 @@ public final class ExactTableStats {
     } else if (m.nanKnown && nan.get()) {
       m.nan = true;
     }
+    // Stock DuckLake adds the counts before it asks whether any value was valid, so with counts
+    // known a first source of nulls only leaves the bounds unknown for good.
     if (!valid) {
-      return;
-    }
-    if (!m.anyValid) {
-      m.min = min;
-      m.max = max;
-      m.minKnown = min != null;
-      m.maxKnown = max != null;
-      m.anyValid = true;
       return;
     }
     InlineColumnType type = FileStatsMerge.typeOf(column, columns);

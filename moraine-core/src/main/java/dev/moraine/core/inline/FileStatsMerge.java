@@ -80,7 +80,19 @@ public final class FileStatsMerge {
     }
   }
 
+  /**
+   * Compares two bounds of one column: by its type where the inline encoding knows it, else (a
+   * hugeint, a time with zone, ...) as numbers when both read as numbers, as DuckDB compares such
+   * values by casting them, and as text otherwise.
+   */
   static int compare(InlineColumnType type, String a, String b) {
-    return type == null ? a.compareTo(b) : InlineStatText.compare(type, a, b);
+    if (type != null) {
+      return InlineStatText.compare(type, a, b);
+    }
+    try {
+      return new java.math.BigDecimal(a).compareTo(new java.math.BigDecimal(b));
+    } catch (NumberFormatException notNumbers) {
+      return a.compareTo(b);
+    }
   }
 }

@@ -86,7 +86,7 @@ public final class InlineStatText {
   static int compare(InlineColumnType type, String a, String b) {
     return switch (type.kind()) {
       case VARCHAR, BLOB, UUID -> Utf8Order.compare(a, b);
-      case BOOLEAN -> Boolean.compare(Boolean.parseBoolean(a), Boolean.parseBoolean(b));
+      case BOOLEAN -> Boolean.compare(parseBoolean(a), parseBoolean(b));
       case FLOAT32, FLOAT64 -> Double.compare(parseDouble(a), parseDouble(b));
       case DECIMAL -> compareNullsFirst(parseDecimal(a), parseDecimal(b));
       case DATE, TIME, TIMESTAMP_S, TIMESTAMP_MS, TIMESTAMP, TIMESTAMP_NS, TIMESTAMPTZ ->
@@ -102,7 +102,23 @@ public final class InlineStatText {
     return a.compareTo(b);
   }
 
+  /** {@code true} or {@code 1} (DuckDB's Parquet statistics write a boolean as 0 or 1). */
+  private static boolean parseBoolean(String s) {
+    return s.equals("1") || Boolean.parseBoolean(s);
+  }
+
+  /** A double's text, DuckDB's {@code inf}, {@code -inf} and {@code nan} included. */
   private static double parseDouble(String s) {
+    switch (s.toLowerCase(java.util.Locale.ROOT)) {
+      case "inf", "+inf", "infinity":
+        return Double.POSITIVE_INFINITY;
+      case "-inf", "-infinity":
+        return Double.NEGATIVE_INFINITY;
+      case "nan":
+        return Double.NaN;
+      default:
+        break;
+    }
     try {
       return Double.parseDouble(s);
     } catch (NumberFormatException e) {

@@ -4,6 +4,7 @@ import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.InlinedRows;
 import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewFileColumnStats;
 import dev.moraine.core.inline.ExactTableStats;
 import dev.moraine.core.inline.InlineRowsReader;
 import dev.moraine.core.keyspace.key.EntityKey;
@@ -22,6 +23,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -110,6 +112,10 @@ public final class RewriteVerbs {
               + " that are not deleted; a rewrite keeps exactly those");
     }
     dataFiles.checkFile(tableId, output);
+    // The fresh statistics are counted before anything is staged: counting reads the inlined rows,
+    // and nothing may be staged by a verb that then fails.
+    Optional<ExactTableStats> counted = recount(tableId, distinct, output, inlineDeleted.keySet());
+    TableStatsValue stats = s.requireStats(tableId);
     // Everything is checked above; from here on the verb only stages. The inputs and their delete
     // files end here (older snapshots keep reading them); their inlined row deletions stay, for
     // the same snapshots.
@@ -125,7 +131,7 @@ public final class RewriteVerbs {
         new EntityKey.DataFile(tableId, fileId),
         CompactionVerbs.outputRecord(tableId, fileId, s.newSnapshotId, first, output).build());
     dataFiles.stageFileColumnStats(tableId, fileId, output.columnStats());
-    recount(tableId, inlineDeleted.keySet());
+    counted.ifPresent(c -> stageCounted(tableId, stats, c));
     s.record(
         DuckLakeOperation.REWRITE_DELETES,
         new ChangeEntry.ById(ChangeKind.REWRITE_DELETE, tableId));
@@ -133,18 +139,26 @@ public final class RewriteVerbs {
   }
 
   /**
-   * Counts the table's statistics afresh when the rewrite leaves no live data file with deletions
-   * (stock DuckLake's gate: only then are the files' statistics exact); otherwise they stay as they
-   * are, record count included. {@code inlineDeleted} holds the files with inlined row deletions.
+   * The table's statistics counted afresh over what the rewrite leaves (the live files but the
+   * inputs, and the output), when it leaves no live data file with deletions (stock DuckLake's
+   * gate: only then are the files' statistics exact); empty otherwise, and the statistics stay as
+   * they are, record count included. {@code inlineDeleted} holds the files with inlined row
+   * deletions. Stages nothing.
    */
-  private void recount(long tableId, Set<Long> inlineDeleted) {
-    List<DataFileValue> live = s.dataFileRecords(tableId);
+  private Optional<ExactTableStats> recount(
+      long tableId, Set<Long> inputs, NewDataFile output, Set<Long> inlineDeleted) {
+    List<DataFileValue> left = new ArrayList<>();
+    for (DataFileValue f : s.dataFileRecords(tableId)) {
+      if (!inputs.contains(f.getDataFileId())) {
+        left.add(f);
+      }
+    }
     Set<Long> withDeleteFile = new HashSet<>();
     s.deleteFileRecords(tableId).forEach(d -> withDeleteFile.add(d.getDataFileId()));
-    for (DataFileValue f : live) {
+    for (DataFileValue f : left) {
       long id = f.getDataFileId();
       if (withDeleteFile.contains(id) || inlineDeleted.contains(id)) {
-        return;
+        return Optional.empty();
       }
     }
     List<ColumnValue> columns = s.columnRecords(tableId);
@@ -158,9 +172,10 @@ public final class RewriteVerbs {
             v -> new EntityKey.FileColumnStats(tableId, v.getDataFileId(), v.getColumnId()))) {
       fileStats.computeIfAbsent(st.getDataFileId(), k -> new ArrayList<>()).add(st);
     }
-    for (DataFileValue f : live) {
+    for (DataFileValue f : left) {
       counted.addFile(f, fileStats.getOrDefault(f.getDataFileId(), List.of()));
     }
+    counted.addFile(output.recordCount(), output.fileSizeBytes(), statsRecords(output));
     Map<Long, String> types = new HashMap<>();
     columns.forEach(c -> types.put(c.getColumnId(), c.getColumnType()));
     long at = s.staged.premise().snapshotId();
@@ -168,10 +183,30 @@ public final class RewriteVerbs {
         s.staged
             .premise()
             .loadFor(v -> InlineRowsReader.read(v, tableId, at).withColumnTypes(types).rows());
-    if (!counted.addInlinedRows(inlined)) {
-      return;
+    return counted.addInlinedRows(inlined) ? Optional.of(counted) : Optional.empty();
+  }
+
+  /** The output's column statistics as the records a registration stages. */
+  private static List<FileColumnStatsValue> statsRecords(NewDataFile output) {
+    List<FileColumnStatsValue> out = new ArrayList<>();
+    for (NewFileColumnStats st : output.columnStats()) {
+      FileColumnStatsValue.Builder b =
+          FileColumnStatsValue.newBuilder()
+              .setColumnId(st.columnId())
+              .setColumnSizeBytes(st.columnSizeBytes())
+              .setValueCount(st.valueCount())
+              .setNullCount(st.nullCount());
+      st.minValue().ifPresent(b::setMinValue);
+      st.maxValue().ifPresent(b::setMaxValue);
+      st.containsNan().ifPresent(b::setContainsNan);
+      st.extraStats().ifPresent(b::setExtraStats);
+      out.add(b.build());
     }
-    TableStatsValue stats = s.requireStats(tableId);
+    return out;
+  }
+
+  /** Stages the counted statistics over the table's record and its column records. */
+  private void stageCounted(long tableId, TableStatsValue stats, ExactTableStats counted) {
     s.staged.put(
         new EntityKey.TableStats(tableId),
         stats.toBuilder()

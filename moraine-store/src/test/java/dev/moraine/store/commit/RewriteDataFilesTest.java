@@ -228,6 +228,39 @@ class RewriteDataFilesTest {
     }
   }
 
+  /**
+   * Probed: a column all null in one file leaves its bounds unknown in the fresh count, however the
+   * other files bound it (stock adds the counts before it looks for a valid value).
+   */
+  @Test
+  void aColumnAllNullInOneFile_hasNoBoundsAfterTheFreshCount() {
+    try (CommitLake lake = new CommitLake()) {
+      var c = lake.catalog;
+      c.commit(
+          tx ->
+              tx.createTable(
+                  0, "t", List.of(ColumnDef.of("a", "INT32"), ColumnDef.of("b", "VARCHAR"))));
+      c.commit(
+          tx ->
+              tx.registerDataFile(
+                  TABLE,
+                  NewDataFile.parquet("f0.parquet", 100, 1000, 100)
+                      .withColumnStats(
+                          List.of(
+                              NewFileColumnStats.of(1, 400, 100, 0, "0", "99"),
+                              NewFileColumnStats.of(2, 40, 0, 100, null, null)))));
+      c.commit(tx -> tx.registerDataFile(TABLE, file("f1.parquet", 100, 1118, "100", "199")));
+      deleteRows(lake, 1, 60);
+      c.commit(
+          tx -> tx.rewriteDataFiles(TABLE, List.of(1L), file("r.parquet", 40, 700, "160", "199")));
+      ColumnStats b = c.snapshot().columnStats(TABLE, 2).orElseThrow();
+      assertEquals(Optional.of(true), b.containsNull());
+      assertEquals(Optional.empty(), b.minValue());
+      assertEquals(Optional.empty(), b.maxValue());
+      assertEquals(Optional.of("0"), c.snapshot().columnStats(TABLE, 1).orElseThrow().minValue());
+    }
+  }
+
   @Test
   void badRewrites_areRefused_andNothingIsWritten() {
     try (CommitLake lake = probeLake()) {
