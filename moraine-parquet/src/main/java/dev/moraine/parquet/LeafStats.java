@@ -2,6 +2,7 @@ package dev.moraine.parquet;
 
 import dev.moraine.core.catalog.model.NewFileColumnStats;
 import java.util.Optional;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.PrimitiveComparator;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -17,6 +18,7 @@ final class LeafStats {
   private final PrimitiveType type;
   private final PrimitiveComparator<Object> order;
   private final boolean floating;
+  private final boolean bounded;
   private long values;
   private long nulls;
   private boolean nan;
@@ -24,8 +26,9 @@ final class LeafStats {
   private Object max;
 
   @SuppressWarnings("unchecked")
-  LeafStats(long columnId, PrimitiveType type) {
+  LeafStats(long columnId, PrimitiveType type, boolean bounded) {
     this.columnId = columnId;
+    this.bounded = bounded;
     this.type = type;
     this.order = (PrimitiveComparator<Object>) type.comparator();
     PrimitiveTypeName p = type.getPrimitiveTypeName();
@@ -42,11 +45,15 @@ final class LeafStats {
       nan = true;
       return;
     }
+    if (!bounded) {
+      return;
+    }
+    // A Binary may be a view of a reused buffer: the bounds keep copies.
     if (min == null || order.compare(value, min) < 0) {
-      min = value;
+      min = value instanceof Binary b ? b.copy() : value;
     }
     if (max == null || order.compare(value, max) > 0) {
-      max = value;
+      max = value instanceof Binary b ? b.copy() : value;
     }
   }
 

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -61,6 +62,11 @@ public final class LocalFileMerger implements FileMerger {
                   head, tableId, inputs.stream().map(DataFileInfo::dataFileId).toList(), dir),
               dir.resolve(name),
               name));
+    } catch (IllegalArgumentException | NoSuchElementException notThisRun) {
+      // Inputs this merger does not take (written under different schemas, encrypted, given
+      // deletions or merged away since the pass chose them) are left as they are; the pass goes on
+      // with its other runs.
+      return Optional.empty();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

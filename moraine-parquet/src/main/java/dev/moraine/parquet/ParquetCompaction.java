@@ -98,8 +98,8 @@ public final class ParquetCompaction {
    * registered as {@code registeredPath}: the rows not in their {@code deletedPositions}.
    *
    * @param columns the table's live columns
-   * @throws IllegalArgumentException if no input is given, or their schemas differ or name a column
-   *     the table lacks; nothing is written
+   * @throws IllegalArgumentException if no input is given, one is encrypted, or their schemas
+   *     differ or name a column the table lacks; nothing is written
    * @throws IOException as {@link #merge}
    */
   public static NewDataFile rewrite(
@@ -133,7 +133,19 @@ public final class ParquetCompaction {
       throws IOException {
     List<Type> user = null;
     for (CompactionInput in : inputs) {
-      List<Type> fields = userFields(ParquetRows.schema(in.path()), columns);
+      DataFileInfo file = in.file();
+      if (file.encryptionKey().isPresent()) {
+        throw new IllegalArgumentException(
+            "data file " + Long.toUnsignedString(file.dataFileId()) + " is encrypted");
+      }
+      MessageType schema = ParquetRows.schema(in.path());
+      if (snapshotIds && file.partialMax().isPresent() && !schema.containsField(SNAPSHOT_ID)) {
+        throw new IllegalArgumentException(
+            "data file "
+                + Long.toUnsignedString(file.dataFileId())
+                + " holds rows of several snapshots but does not say which");
+      }
+      List<Type> fields = userFields(schema, columns);
       if (user == null) {
         user = fields;
       } else if (!user.equals(fields)) {
@@ -152,10 +164,13 @@ public final class ParquetCompaction {
       fields.add(internal(SNAPSHOT_ID, SNAPSHOT_ID_FIELD));
     }
     MessageType schema = new MessageType("duckdb_schema", fields);
-    RowCopier copier = new RowCopier(user);
+    Map<Integer, String> columnTypes = new HashMap<>();
+    columns.forEach(c -> columnTypes.put(Math.toIntExact(c.columnId()), c.type()));
+    RowCopier copier = new RowCopier(user, columnTypes);
     SimpleGroupFactory groups = new SimpleGroupFactory(schema);
     long written = 0;
     Map<Integer, Long> sizes = new HashMap<>();
+    boolean done = false;
     try (ParquetWriter<Group> writer =
         ExampleParquetWriter.builder(new LocalOutputFile(output))
             .withConf(new PlainParquetConfiguration())
@@ -175,6 +190,12 @@ public final class ParquetCompaction {
             sizes.merge(id.intValue(), chunk.getTotalSize(), Long::sum);
           }
         }
+      }
+      done = true;
+    } finally {
+      if (!done) {
+        // Nothing refers to a file that failed part way: it goes.
+        Files.deleteIfExists(output);
       }
     }
     List<NewFileColumnStats> stats = new ArrayList<>();

@@ -20,10 +20,14 @@ final class RowCopier {
   // Leaf column id -> its statistics, in schema order; keyed by field id, which is the column id.
   private final Map<Integer, LeafStats> leaves = new LinkedHashMap<>();
 
-  RowCopier(List<Type> fields) {
+  /**
+   * @param columnTypes the DuckLake type of each live column, by column id: leaves of other ids
+   *     (columns since dropped) get no statistics
+   */
+  RowCopier(List<Type> fields, Map<Integer, String> columnTypes) {
     this.fields = List.copyOf(fields);
     for (Type f : fields) {
-      register(f);
+      register(f, columnTypes);
     }
   }
 
@@ -48,9 +52,8 @@ final class RowCopier {
   private void copyField(Group in, int from, Group out, int to, Type type) {
     int n = in.getFieldRepetitionCount(from);
     if (n == 0) {
-      if (!type.isRepetition(Type.Repetition.REPEATED)) {
-        nullBelow(type);
-      }
+      // An absent value, struct, list or map, or an empty list or map: a null of each leaf below.
+      nullBelow(type);
       return;
     }
     if (type.isPrimitive()) {
@@ -75,7 +78,7 @@ final class RowCopier {
     }
   }
 
-  /** A null of every leaf under {@code type} that is not inside a list or map. */
+  /** A null of every leaf under {@code type}. */
   private void nullBelow(Type type) {
     if (type.isPrimitive()) {
       if (type.getId() != null && leaves.containsKey(type.getId().intValue())) {
@@ -83,23 +86,34 @@ final class RowCopier {
       }
       return;
     }
-    for (Type child : type.asGroupType().getFields()) {
-      if (!child.isRepetition(Type.Repetition.REPEATED)) {
-        nullBelow(child);
-      }
-    }
+    type.asGroupType().getFields().forEach(this::nullBelow);
   }
 
-  private void register(Type type) {
+  private void register(Type type, Map<Integer, String> columnTypes) {
     if (type.isPrimitive()) {
-      if (type.getId() != null) {
+      String columnType = type.getId() == null ? null : columnTypes.get(type.getId().intValue());
+      if (columnType != null) {
         leaves.put(
             type.getId().intValue(),
-            new LeafStats(type.getId().intValue(), type.asPrimitiveType()));
+            new LeafStats(type.getId().intValue(), type.asPrimitiveType(), bounded(columnType)));
       }
       return;
     }
-    type.asGroupType().getFields().forEach(this::register);
+    type.asGroupType().getFields().forEach(f -> register(f, columnTypes));
+  }
+
+  /**
+   * Whether stock DuckLake keeps bounds for a column of this type: not for 128-bit integers (which
+   * DuckDB writes to Parquet as doubles), times with a zone or intervals.
+   */
+  private static boolean bounded(String duckLakeType) {
+    String t = duckLakeType.toLowerCase(java.util.Locale.ROOT);
+    return !(t.equals("int128")
+        || t.equals("uint128")
+        || t.equals("hugeint")
+        || t.equals("uhugeint")
+        || t.equals("timetz")
+        || t.equals("interval"));
   }
 
   private static Object read(Group in, int field, int index, PrimitiveType type) {

@@ -57,7 +57,72 @@ class ParquetCompactionTest {
   }
 
   @Test
-  void mergedAndRewrittenFiles_matchStockDuckLakes_rowsAndStatistics(@TempDir Path dir)
+  void flatTypes_mergeAndRewriteAsStockDuckLake(@TempDir Path dir) throws Exception {
+    compactLikeStock(
+        dir,
+        TYPES,
+        List.of(
+            ColumnDef.of("a", "int32"),
+            ColumnDef.of("b", "varchar"),
+            ColumnDef.of("d", "date"),
+            ColumnDef.of("ts", "timestamp"),
+            ColumnDef.of("x", "decimal(9,2)"),
+            ColumnDef.of("db", "float64"),
+            ColumnDef.of("f", "float32")),
+        ParquetCompactionTest::insert,
+        "rowid, a, coalesce(b, 'NULL'), d, ts, x, db, f");
+  }
+
+  /**
+   * Booleans, blobs, doubles far from one, UTC timestamps past 2262, and a struct, a list and a map
+   * with nulls, empty ones and null members.
+   */
+  @Test
+  void moreTypesAndNestedOnes_mergeAndRewriteAsStockDuckLake(@TempDir Path dir) throws Exception {
+    compactLikeStock(
+        dir,
+        "a INTEGER, bo BOOLEAN, bl BLOB, db DOUBLE, tz TIMESTAMPTZ,"
+            + " s STRUCT(x INTEGER, y VARCHAR), l INTEGER[], m MAP(VARCHAR, INTEGER)",
+        List.of(
+            ColumnDef.of("a", "int32"),
+            ColumnDef.of("bo", "boolean"),
+            ColumnDef.of("bl", "blob"),
+            ColumnDef.of("db", "float64"),
+            ColumnDef.of("tz", "timestamptz"),
+            ColumnDef.nested(
+                "s", "struct", ColumnDef.of("x", "int32"), ColumnDef.of("y", "varchar")),
+            ColumnDef.nested("l", "list", ColumnDef.of("element", "int32")),
+            ColumnDef.nested(
+                "m", "map", ColumnDef.of("key", "varchar"), ColumnDef.of("value", "int32"))),
+        (from, to) ->
+            "INSERT INTO t SELECT i, i % 3 = 0, ('\\x' || lpad(to_hex(i), 2, '0'))::BLOB,"
+                + " CASE WHEN i % 5 = 0 THEN 1e20 * i ELSE 1e-5 * i END,"
+                + " TIMESTAMPTZ '2300-01-01 00:00:00+00' - INTERVAL (i) DAY,"
+                + " CASE WHEN i % 4 = 0 THEN NULL ELSE {'x': i, 'y': 'y' || i} END,"
+                + " CASE WHEN i % 6 = 0 THEN NULL WHEN i % 6 = 1 THEN [] ELSE [i, NULL, i + 1] END,"
+                + " CASE WHEN i % 7 = 0 THEN NULL WHEN i % 7 = 1 THEN MAP {}::MAP(VARCHAR, INTEGER)"
+                + " ELSE MAP {'k' || i: i, 'n': NULL} END"
+                + " FROM range("
+                + from
+                + ", "
+                + to
+                + ") r(i)",
+        "rowid, a, bo, bl, db, tz, coalesce(s::VARCHAR, 'NULL'), coalesce(l::VARCHAR, 'NULL'),"
+            + " coalesce(m::VARCHAR, 'NULL')");
+  }
+
+  /**
+   * Table t created on both sides with {@code types} and {@code columns}, three inserts by {@code
+   * insert(from, to)} on stock registered on ours; stock's merge and its rewrite past a delete,
+   * ours through moraine-parquet; then the statistics and every snapshot's rows ({@code
+   * projection}) compared.
+   */
+  private static void compactLikeStock(
+      Path dir,
+      String types,
+      List<ColumnDef> columns,
+      java.util.function.BiFunction<Integer, Integer, String> insert,
+      String projection)
       throws Exception {
     try (ReferenceDuckLake stock =
         ReferenceDuckLake.builder(dir.resolve("stock")).dataInliningRowLimit(0).open()) {
@@ -68,22 +133,10 @@ class ParquetCompactionTest {
           Catalog catalog =
               Catalog.open(store, CatalogOptions.defaults().withDataPath(stock.dataPath()))) {
         Path table = Path.of(stock.dataPath()).resolve("main").resolve("t");
-        stock.execute("CREATE TABLE t (" + TYPES + ")");
-        catalog.commit(
-            tx ->
-                tx.createTable(
-                    0,
-                    "t",
-                    List.of(
-                        ColumnDef.of("a", "int32"),
-                        ColumnDef.of("b", "varchar"),
-                        ColumnDef.of("d", "date"),
-                        ColumnDef.of("ts", "timestamp"),
-                        ColumnDef.of("x", "decimal(9,2)"),
-                        ColumnDef.of("db", "float64"),
-                        ColumnDef.of("f", "float32"))));
+        stock.execute("CREATE TABLE t (" + types + ")");
+        catalog.commit(tx -> tx.createTable(0, "t", columns));
         for (int k = 0; k < 3; k++) {
-          stock.execute(insert(50 * k, 50 * k + 50));
+          stock.execute(insert.apply(50 * k, 50 * k + 50));
           NewDataFile file = asStock(stock, k);
           catalog.commit(tx -> tx.registerDataFile(1, file));
         }
@@ -137,17 +190,18 @@ class ParquetCompactionTest {
         Path export = dir.resolve("ours.ducklake");
         DuckLakeExport.export(catalog, catalog.snapshot(), export);
         try (Connection ours = DuckLakeExtension.attachReadOnly(export, stock.dataPath())) {
-          for (long s = 2; s <= catalog.snapshot().info().snapshotId(); s++) {
+          for (long v = 2; v <= catalog.snapshot().info().snapshotId(); v++) {
             String sql =
-                "SELECT concat_ws('|', rowid, a, coalesce(b, 'NULL'), d, ts, x, db, f) AS r FROM %s.t"
-                    + " AT (VERSION => "
-                    + s
+                "SELECT concat_ws('|', "
+                    + projection
+                    + ") AS r FROM %s.t AT (VERSION => "
+                    + v
                     + ") ORDER BY rowid";
             List<String> expected = new ArrayList<>();
             stock.query(String.format(sql, stock.alias())).forEach(r -> expected.add(r.toString()));
             List<String> actual = rows(ours, String.format(sql, "lake"));
-            assertTrue(!expected.isEmpty(), "snapshot " + s + " holds rows");
-            assertEquals(expected, actual, "the rows at snapshot " + s);
+            assertTrue(!expected.isEmpty(), "snapshot " + v + " holds rows");
+            assertEquals(expected, actual, "the rows at snapshot " + v);
           }
         }
       } finally {
