@@ -263,7 +263,7 @@ final class DemoCommand implements Callable<Integer> {
                 .name();
         FooterStats.Column f = r.footer().columns().get(name);
         if (f == null
-            || s.valueCount() != f.valueCount()
+            || s.valueCount() != f.valueCount() - f.nullCount()
             || s.nullCount() != f.nullCount()
             || !s.minValue().equals(Optional.ofNullable(f.min()))
             || !s.maxValue().equals(Optional.ofNullable(f.max()))) {

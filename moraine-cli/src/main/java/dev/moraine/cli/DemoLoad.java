@@ -113,7 +113,7 @@ final class DemoLoad {
                       NewFileColumnStats.of(
                           c.columnId(),
                           s.sizeBytes(),
-                          s.valueCount(),
+                          s.valueCount() - s.nullCount(),
                           s.nullCount(),
                           s.min(),
                           s.max()));

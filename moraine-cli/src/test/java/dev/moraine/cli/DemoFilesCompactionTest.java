@@ -59,7 +59,12 @@ class DemoFilesCompactionTest {
           FooterStats.Column s = footer.columns().get(c.name());
           stats.add(
               NewFileColumnStats.of(
-                  c.columnId(), s.sizeBytes(), s.valueCount(), s.nullCount(), s.min(), s.max()));
+                  c.columnId(),
+                  s.sizeBytes(),
+                  s.valueCount() - s.nullCount(),
+                  s.nullCount(),
+                  s.min(),
+                  s.max()));
         }
         String name = file.getFileName().toString();
         catalog.commit(

@@ -46,7 +46,8 @@ public final class FileStatsMerge {
     } else if (before == null || before.hasContainsNan()) {
       b.setContainsNan((before != null && before.getContainsNan()) || file.containsNan().get());
     }
-    boolean anyValid = Long.compareUnsigned(file.valueCount(), file.nullCount()) > 0;
+    // value_count counts the non-null values (DuckLake's meaning, as stock's files record it).
+    boolean anyValid = file.valueCount() != 0;
     if (!anyValid) {
       return b.build();
     }

@@ -69,14 +69,14 @@ class FileStatsMergeTest {
 
   @Test
   void aFileOfNullsOnly_leavesTheBounds_andARecordOfNullsOnlyTakesTheFilesBounds() {
-    TableColumnStatsValue nulls = merge("int32", null, file(4, 4, null, null, null));
+    TableColumnStatsValue nulls = merge("int32", null, file(0, 4, null, null, null));
     assertFalse(nulls.hasMinValue());
     assertTrue(nulls.getContainsNull());
     TableColumnStatsValue taken = merge("int32", nulls, file(3, 0, "7", "8", null));
     assertEquals("7", taken.getMinValue());
     assertEquals("8", taken.getMaxValue());
     assertTrue(taken.getContainsNull());
-    TableColumnStatsValue kept = merge("int32", taken, file(2, 2, null, null, null));
+    TableColumnStatsValue kept = merge("int32", taken, file(0, 2, null, null, null));
     assertEquals("7", kept.getMinValue());
     assertEquals("8", kept.getMaxValue());
   }

@@ -3,7 +3,11 @@ package dev.moraine.core.catalog.model;
 import java.util.Objects;
 import java.util.Optional;
 
-/** One column's statistics within a data file being registered. */
+/**
+ * One column's statistics within a data file being registered, as {@code
+ * ducklake_file_column_stats} holds them: {@code valueCount} counts the column's non-null values
+ * and {@code nullCount} its nulls (a Parquet footer's value count includes the nulls).
+ */
 public record NewFileColumnStats(
     long columnId,
     long columnSizeBytes,
