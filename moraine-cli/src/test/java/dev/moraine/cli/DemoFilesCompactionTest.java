@@ -1,6 +1,7 @@
 package dev.moraine.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
@@ -209,7 +210,7 @@ class DemoFilesCompactionTest {
           catalog.runMaintenance(
               MaintenancePolicy.every(Duration.ofHours(1)).mergingSmallFiles(merger, 1000));
       assertEquals(
-          List.of("skipped", "ran", "skipped"),
+          List.of("skipped", "ran", "skipped", "skipped"),
           pass.steps().stream().map(st -> st.status()).toList());
       List<DataFileInfo> files = catalog.snapshot().dataFiles(1);
       assertEquals(List.of(100L, 100L), files.stream().map(DataFileInfo::recordCount).toList());
@@ -223,6 +224,33 @@ class DemoFilesCompactionTest {
                       + table.resolve(files.get(i).path())
                       + "')"));
         }
+      }
+      // Sixty rows of the first merged file deleted inline; the rewrite step takes it alone.
+      long first = files.get(0).dataFileId();
+      catalog.commit(
+          tx -> {
+            for (long r = 0; r < 60; r++) {
+              tx.deleteRowInline(1, r);
+            }
+          });
+      MaintenancePass rewrite =
+          catalog.runMaintenance(
+              MaintenancePolicy.every(Duration.ofHours(1)).rewritingDeletedRows(merger, 0.5));
+      assertEquals("rewrote 1 files into 1", rewrite.step("rewrite").detail());
+      List<DataFileInfo> after = catalog.snapshot().dataFiles(1);
+      assertEquals(2, after.size());
+      assertTrue(after.stream().noneMatch(f -> f.dataFileId() == first));
+      DataFileInfo rewritten = after.get(after.size() - 1);
+      assertEquals(40, rewritten.recordCount());
+      try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+        assertEquals(
+            List.of("40 60 99"),
+            strings(
+                duck,
+                "SELECT count(*) || ' ' || min(_ducklake_internal_row_id) || ' '"
+                    + " || max(id) FROM read_parquet('"
+                    + table.resolve(rewritten.path())
+                    + "')"));
       }
     }
   }

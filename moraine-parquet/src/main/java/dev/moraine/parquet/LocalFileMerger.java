@@ -2,6 +2,7 @@ package dev.moraine.parquet;
 
 import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.FileMerger;
+import dev.moraine.core.catalog.FileRewriter;
 import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.NewDataFile;
@@ -16,13 +17,14 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The maintenance pass's {@link FileMerger} for a lake whose data path is a local directory: each
- * run of small files is merged with {@link ParquetCompaction#merge} into a new file {@code
- * ducklake-<uuid>.parquet} in the table's directory (the schema's and the table's paths resolved
- * under the data path while they are relative). Reads the catalog's head for the table's columns
- * and paths. Safe to share: it keeps no state between calls.
+ * The maintenance pass's {@link FileMerger} and {@link FileRewriter} for a lake whose data path is
+ * a local directory: each run of small files is merged with {@link ParquetCompaction#merge}, and
+ * each group of files with deleted rows rewritten with {@link ParquetCompaction#rewrite}, into a
+ * new file {@code ducklake-<uuid>.parquet} in the table's directory (the schema's and the table's
+ * paths resolved under the data path while they are relative). Reads the catalog's head for the
+ * table's columns and paths. Safe to share: it keeps no state between calls.
  */
-public final class LocalFileMerger implements FileMerger {
+public final class LocalFileMerger implements FileMerger, FileRewriter {
   private final ReadOnlyCatalog catalog;
   private final Path dataPath;
 
@@ -51,17 +53,32 @@ public final class LocalFileMerger implements FileMerger {
    */
   @Override
   public Optional<NewDataFile> merge(long tableId, List<DataFileInfo> inputs) {
+    return write(tableId, inputs, true);
+  }
+
+  /**
+   * @return the rewritten file, or empty for inputs this rewriter does not take: written under
+   *     different schemas, encrypted, or no longer as the pass chose them
+   * @throws UncheckedIOException if an input or a delete file cannot be read or the output written;
+   *     the pass records the step as failed
+   */
+  @Override
+  public Optional<NewDataFile> rewrite(long tableId, List<DataFileInfo> inputs) {
+    return write(tableId, inputs, false);
+  }
+
+  private Optional<NewDataFile> write(long tableId, List<DataFileInfo> inputs, boolean merge) {
     CatalogSnapshot head = catalog.snapshot();
     Path dir = tableDirectory(head, tableId);
     String name = "ducklake-" + UUID.randomUUID() + ".parquet";
     try {
+      List<CompactionInput> in =
+          CompactionInput.of(
+              head, tableId, inputs.stream().map(DataFileInfo::dataFileId).toList(), dir);
       return Optional.of(
-          ParquetCompaction.merge(
-              head.columns(tableId),
-              CompactionInput.of(
-                  head, tableId, inputs.stream().map(DataFileInfo::dataFileId).toList(), dir),
-              dir.resolve(name),
-              name));
+          merge
+              ? ParquetCompaction.merge(head.columns(tableId), in, dir.resolve(name), name)
+              : ParquetCompaction.rewrite(head.columns(tableId), in, dir.resolve(name), name));
     } catch (IllegalArgumentException | NoSuchElementException notThisRun) {
       // Inputs this merger does not take (written under different schemas, encrypted, given
       // deletions or merged away since the pass chose them) are left as they are; the pass goes on

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.FileMerger;
+import dev.moraine.core.catalog.FileRewriter;
 import dev.moraine.core.catalog.LakeFiles;
 import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.catalog.StoreUnavailableException;
@@ -17,6 +18,7 @@ import dev.moraine.core.catalog.model.MaintenancePass;
 import dev.moraine.core.catalog.model.MaintenancePass.Step;
 import dev.moraine.core.catalog.model.MaintenancePolicy;
 import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.kv.KvStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -96,8 +98,12 @@ class MaintenancePassTest {
       MaintenancePass pass = c.runMaintenance(policy);
       assertEquals(MaintenancePass.MANUAL, pass.trigger());
       assertEquals(
-          List.of("expire", "merge", "cleanup"), pass.steps().stream().map(Step::step).toList());
-      assertTrue(pass.steps().stream().allMatch(s -> s.status().equals(Step.RAN)), "" + pass);
+          List.of("expire", "merge", "rewrite", "cleanup"),
+          pass.steps().stream().map(Step::step).toList());
+      assertEquals(
+          List.of(Step.RAN, Step.RAN, Step.SKIPPED, Step.RAN),
+          pass.steps().stream().map(Step::status).toList(),
+          "" + pass);
       assertTrue(
           pass.step("expire").detail().startsWith("expired 7 snapshots"),
           pass.step("expire").detail());
@@ -118,6 +124,59 @@ class MaintenancePassTest {
       MaintenancePass second = c.runMaintenance(policy);
       assertEquals("merged 0 files into 0", second.step("merge").detail());
       assertEquals(List.of(second, pass), c.maintenanceStatus());
+    }
+  }
+
+  /**
+   * The rewrite step takes the files whose deleted share reaches the threshold: first file 0 (6 of
+   * 10 deleted), leaving file 1's delete file and the statistics as they were; then, at a lower
+   * threshold, file 1 (2 of 10), after which no deletion is left and the record count is counted
+   * afresh.
+   */
+  @Test
+  void theRewriteStep_rewritesFilesPastTheDeleteThreshold() {
+    Path data = dir.resolve("data");
+    try (KvStore store = memory().openWriter();
+        Catalog c = Catalog.open(store, CatalogOptions.defaults().withDataPath(data + "/"))) {
+      long t = table(c, data, 3);
+      c.commit(
+          tx -> {
+            tx.registerDeleteFile(t, NewDeleteFile.parquet(0, "d0.parquet", 6, 10, 1));
+            tx.registerDeleteFile(t, NewDeleteFile.parquet(1, "d1.parquet", 2, 10, 1));
+          });
+      AtomicInteger rewrites = new AtomicInteger();
+      FileRewriter rewriter =
+          (tableId, inputs) -> {
+            String name = "rewritten-" + rewrites.incrementAndGet() + ".parquet";
+            write(data, "main/t/" + name);
+            long rows = 0;
+            for (DataFileInfo in : inputs) {
+              long deleted =
+                  c.snapshot().deleteFiles(tableId).stream()
+                      .filter(d -> d.dataFileId() == in.dataFileId())
+                      .mapToLong(d -> d.deleteCount())
+                      .sum();
+              rows += in.recordCount() - deleted;
+            }
+            return Optional.of(NewDataFile.parquet(name, rows, 50, 10));
+          };
+      MaintenancePass pass =
+          c.runMaintenance(MaintenancePolicy.every(HOUR).rewritingDeletedRows(rewriter, 0.5));
+      assertEquals(Step.RAN, pass.step("rewrite").status());
+      assertEquals("rewrote 1 files into 1", pass.step("rewrite").detail());
+      assertEquals(
+          List.of(1L, 2L, 5L),
+          c.snapshot().dataFiles(t).stream().map(f -> f.dataFileId()).toList());
+      assertEquals(
+          30, c.snapshot().tableStats(t).orElseThrow().recordCount(), "a deletion is left");
+      pass = c.runMaintenance(MaintenancePolicy.every(HOUR).rewritingDeletedRows(rewriter, 0.1));
+      assertEquals("rewrote 1 files into 1", pass.step("rewrite").detail());
+      assertEquals(
+          List.of(2L, 5L, 6L),
+          c.snapshot().dataFiles(t).stream().map(f -> f.dataFileId()).toList());
+      assertEquals(22, c.snapshot().tableStats(t).orElseThrow().recordCount(), "counted afresh");
+      pass = c.runMaintenance(MaintenancePolicy.every(HOUR).rewritingDeletedRows(rewriter, 0.1));
+      assertEquals("rewrote 0 files into 0", pass.step("rewrite").detail());
     }
   }
 

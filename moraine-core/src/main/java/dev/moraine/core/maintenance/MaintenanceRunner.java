@@ -6,6 +6,7 @@ import dev.moraine.core.catalog.CommitConflictException;
 import dev.moraine.core.catalog.CompactionInputNotLiveException;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.MoraineException;
+import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.CleanupResult;
 import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.ExpiryResult;
@@ -32,14 +33,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The maintenance pass (RFC 0005 §5): the steps a {@link MaintenancePolicy} configures, in stock
- * DuckLake's order (expire, merge, cleanup), each through the catalog's own methods and so through
- * its commit path, then the pass recorded in {@code sys/maintenance_status}. A step that fails is
- * recorded as failed and the next one still runs: each is safe to repeat and to run in any order.
+ * DuckLake's order (expire, merge, rewrite, cleanup), each through the catalog's own methods and so
+ * through its commit path, then the pass recorded in {@code sys/maintenance_status}. A step that
+ * fails is recorded as failed and the next one still runs: each is safe to repeat and to run in any
+ * order.
  *
  * <p>Scheduled passes run on one daemon thread of their own ({@code moraine-maintenance-<n>}), one
  * after the other, each {@link MaintenancePolicy#interval()} after the previous one ended. Guarded
@@ -117,6 +120,7 @@ public final class MaintenanceRunner {
     List<Step> steps = new ArrayList<>();
     steps.add(step("expire", () -> expire(policy)));
     steps.add(step("merge", () -> merge(policy)));
+    steps.add(step("rewrite", () -> rewrite(policy)));
     steps.add(step("cleanup", () -> cleanup(policy)));
     MaintenancePass pass = new MaintenancePass(started, trigger, steps);
     try {
@@ -177,44 +181,89 @@ public final class MaintenanceRunner {
     for (InlinedFileDelete d : head.history().inlinedFileDeletes()) {
       inlineDeleted.computeIfAbsent(d.tableId(), t -> new HashSet<>()).add(d.dataFileId());
     }
-    int merged = 0;
-    int outputs = 0;
-    int passedOver = 0;
+    int[] counts =
+        compact(
+            head,
+            tableId ->
+                SmallFileRuns.of(
+                    head,
+                    tableId,
+                    inlineDeleted.getOrDefault(tableId, Set.of()),
+                    policy.smallFileRecords(),
+                    policy.maxMergeInputs()),
+            policy.merger().get()::merge,
+            Transaction::mergeDataFiles);
+    return Optional.of(
+        "merged "
+            + counts[0]
+            + " files into "
+            + counts[1]
+            + (counts[2] == 0 ? "" : "; " + counts[2] + " runs left for a later pass"));
+  }
+
+  private Optional<String> rewrite(MaintenancePolicy policy) {
+    if (policy.rewriter().isEmpty()) {
+      return Optional.empty();
+    }
+    CatalogSnapshot head = catalog.snapshot();
+    int[] counts =
+        compact(
+            head,
+            tableId -> DeletedRowGroups.of(head, tableId, policy.deleteThreshold(), 1_000),
+            policy.rewriter().get()::rewrite,
+            Transaction::rewriteDataFiles);
+    return Optional.of(
+        "rewrote "
+            + counts[0]
+            + " files into "
+            + counts[1]
+            + (counts[2] == 0 ? "" : "; " + counts[2] + " groups left for a later pass"));
+  }
+
+  /** Writes the file of a group of inputs, or passes over the group. */
+  private interface GroupWriter {
+    Optional<NewDataFile> write(long tableId, List<DataFileInfo> inputs);
+  }
+
+  /** Registers a group's file: {@code mergeDataFiles} or {@code rewriteDataFiles}. */
+  private interface GroupRegistration {
+    long register(Transaction tx, long tableId, List<Long> inputs, NewDataFile output);
+  }
+
+  /**
+   * Writes and registers each group {@code groups} gives for each table of {@code head}, one commit
+   * per group, and returns {inputs replaced, files written, groups passed over}.
+   */
+  private int[] compact(
+      CatalogSnapshot head,
+      Function<Long, List<List<DataFileInfo>>> groups,
+      GroupWriter writer,
+      GroupRegistration registration) {
+    int[] counts = new int[3];
     for (TableInfo table : head.tables()) {
       long tableId = table.tableId();
-      for (List<DataFileInfo> run :
-          SmallFileRuns.of(
-              head,
-              tableId,
-              inlineDeleted.getOrDefault(tableId, Set.of()),
-              policy.smallFileRecords(),
-              policy.maxMergeInputs())) {
-        Optional<NewDataFile> output = policy.merger().get().merge(tableId, run);
+      for (List<DataFileInfo> group : groups.apply(tableId)) {
+        Optional<NewDataFile> output = writer.write(tableId, group);
         if (output.isEmpty()) {
-          passedOver++;
+          counts[2]++;
           continue;
         }
-        List<Long> ids = run.stream().map(DataFileInfo::dataFileId).toList();
+        List<Long> ids = group.stream().map(DataFileInfo::dataFileId).toList();
         try {
-          catalog.commit(tx -> tx.mergeDataFiles(tableId, ids, output.get()));
-          merged += ids.size();
-          outputs++;
+          catalog.commit(tx -> registration.register(tx, tableId, ids, output.get()));
+          counts[0] += ids.size();
+          counts[1]++;
         } catch (CompactionInputNotLiveException
             | CommitConflictException
             | InvalidArgumentException e) {
-          // A concurrent commit took an input, deleted from the table or gave an input deletions:
-          // the next pass chooses again from what it left. The written file is then an orphan for
-          // the orphan search.
-          passedOver++;
+          // A concurrent commit took an input, deleted from the table or gave an input (more)
+          // deletions: the next pass chooses again from what it left. The written file is then an
+          // orphan for the orphan search.
+          counts[2]++;
         }
       }
     }
-    return Optional.of(
-        "merged "
-            + merged
-            + " files into "
-            + outputs
-            + (passedOver == 0 ? "" : "; " + passedOver + " runs left for a later pass"));
+    return counts;
   }
 
   private Optional<String> cleanup(MaintenancePolicy policy) {

@@ -63,7 +63,7 @@ final class SmallFileRuns {
   }
 
   /** The schema version the file began under: the last one begun at or before it. */
-  private static long version(List<SchemaVersionInfo> versions, DataFileInfo f) {
+  static long version(List<SchemaVersionInfo> versions, DataFileInfo f) {
     long version = -1;
     long begun = -1;
     for (SchemaVersionInfo v : versions) {

@@ -13,6 +13,7 @@ import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.FileMerger;
+import dev.moraine.core.catalog.FileRewriter;
 import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.DataFileInfo;
@@ -295,11 +296,13 @@ class ReadmeExamplesTest {
         assertTrue(Files.exists(folder.resolve("stray.parquet")), "a dry run deletes nothing");
         catalog.deleteOrphanedFiles(files, OrphanSearch.writtenBefore(dayAgo).deleting());
         assertFalse(Files.exists(folder.resolve("stray.parquet")));
-        FileMerger merger = (table, inputs) -> Optional.empty();
+        // The README's merger writes files (LocalFileMerger); this one passes over every run.
+        PassingMerger merger = new PassingMerger();
         catalog.startMaintenance(
             MaintenancePolicy.every(Duration.ofMillis(10))
                 .expiringSnapshotsOlderThan(Duration.ofDays(7))
                 .mergingSmallFiles(merger, 100_000)
+                .rewritingDeletedRows(merger, 0.95)
                 .cleaningUpFiles(files, Duration.ofHours(1)));
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (catalog.maintenanceStatus().isEmpty() && System.nanoTime() < deadline) {
@@ -309,11 +312,25 @@ class ReadmeExamplesTest {
         MaintenancePass pass = catalog.maintenanceStatus().get(0);
         assertEquals(MaintenancePass.SCHEDULED, pass.trigger());
         assertEquals(
-            List.of("ran", "ran", "ran"), pass.steps().stream().map(s -> s.status()).toList());
+            List.of("ran", "ran", "ran", "ran"),
+            pass.steps().stream().map(s -> s.status()).toList());
         assertEquals(
             MaintenancePass.MANUAL,
             catalog.runMaintenance(MaintenancePolicy.every(Duration.ofHours(1))).trigger());
       }
+    }
+  }
+
+  /** A merger and rewriter that leaves every run and group as it is. */
+  private static final class PassingMerger implements FileMerger, FileRewriter {
+    @Override
+    public Optional<NewDataFile> merge(long tableId, List<DataFileInfo> inputs) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<NewDataFile> rewrite(long tableId, List<DataFileInfo> inputs) {
+      return Optional.empty();
     }
   }
 }

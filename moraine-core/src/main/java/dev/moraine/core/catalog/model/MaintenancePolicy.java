@@ -1,6 +1,7 @@
 package dev.moraine.core.catalog.model;
 
 import dev.moraine.core.catalog.FileMerger;
+import dev.moraine.core.catalog.FileRewriter;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.LakeFiles;
 import java.time.Duration;
@@ -9,8 +10,9 @@ import java.util.OptionalInt;
 
 /**
  * What a maintenance pass does (RFC 0005 §5), in this order, each step only when configured: expire
- * snapshots, merge small files, delete scheduled files. No step has a default: each one changes the
- * lake, so a host names what it wants. Immutable; each method returns a changed copy.
+ * snapshots, merge small files, rewrite files with many deleted rows, delete scheduled files. No
+ * step has a default: each one changes the lake, so a host names what it wants. Immutable; each
+ * method returns a changed copy.
  *
  * <pre>{@code
  * catalog.startMaintenance(MaintenancePolicy.every(Duration.ofMinutes(10))
@@ -28,6 +30,8 @@ public final class MaintenancePolicy {
   private final int maxMergeInputs;
   private final Optional<LakeFiles> files;
   private final Duration cleanupGrace;
+  private final Optional<FileRewriter> rewriter;
+  private final double deleteThreshold;
 
   private MaintenancePolicy(
       Duration interval,
@@ -37,7 +41,9 @@ public final class MaintenancePolicy {
       long smallFileRecords,
       int maxMergeInputs,
       Optional<LakeFiles> files,
-      Duration cleanupGrace) {
+      Duration cleanupGrace,
+      Optional<FileRewriter> rewriter,
+      double deleteThreshold) {
     this.interval = interval;
     this.retention = retention;
     this.keepNewest = keepNewest;
@@ -46,6 +52,8 @@ public final class MaintenancePolicy {
     this.maxMergeInputs = maxMergeInputs;
     this.files = files;
     this.cleanupGrace = cleanupGrace;
+    this.rewriter = rewriter;
+    this.deleteThreshold = deleteThreshold;
   }
 
   /**
@@ -64,7 +72,9 @@ public final class MaintenancePolicy {
         0,
         0,
         Optional.empty(),
-        Duration.ZERO);
+        Duration.ZERO,
+        Optional.empty(),
+        0);
   }
 
   /**
@@ -85,7 +95,9 @@ public final class MaintenancePolicy {
         smallFileRecords,
         maxMergeInputs,
         files,
-        cleanupGrace);
+        cleanupGrace,
+        rewriter,
+        deleteThreshold);
   }
 
   /**
@@ -105,7 +117,9 @@ public final class MaintenancePolicy {
         smallFileRecords,
         maxMergeInputs,
         files,
-        cleanupGrace);
+        cleanupGrace,
+        rewriter,
+        deleteThreshold);
   }
 
   /**
@@ -129,7 +143,37 @@ public final class MaintenancePolicy {
         smallFileRecords,
         1_000,
         files,
-        cleanupGrace);
+        cleanupGrace,
+        rewriter,
+        deleteThreshold);
+  }
+
+  /**
+   * Rewrites data files without their deleted rows at each pass ({@code
+   * ducklake_rewrite_data_files} with {@code delete_threshold}): in each table, live files at least
+   * {@code deleteThreshold} of whose rows are deleted (by a delete file or inline), grouped by
+   * partition and schema version, at most 1000 to a group, are written into one file by {@code
+   * rewriter} and registered with {@code rewriteDataFiles}. Stock DuckLake's default threshold is
+   * 0.95.
+   *
+   * @throws InvalidArgumentException if {@code rewriter} is null or {@code deleteThreshold} is not
+   *     between 0 and 1
+   */
+  public MaintenancePolicy rewritingDeletedRows(FileRewriter rewriter, double deleteThreshold) {
+    if (rewriter == null || !(deleteThreshold >= 0 && deleteThreshold <= 1)) {
+      throw new InvalidArgumentException("a rewriter and a delete threshold in [0, 1] are needed");
+    }
+    return new MaintenancePolicy(
+        interval,
+        retention,
+        keepNewest,
+        merger,
+        smallFileRecords,
+        maxMergeInputs,
+        files,
+        cleanupGrace,
+        Optional.of(rewriter),
+        deleteThreshold);
   }
 
   /**
@@ -150,7 +194,9 @@ public final class MaintenancePolicy {
         smallFileRecords,
         maxMergeInputs,
         Optional.of(files),
-        grace);
+        grace,
+        rewriter,
+        deleteThreshold);
   }
 
   public Duration interval() {
@@ -185,6 +231,15 @@ public final class MaintenancePolicy {
 
   public Duration cleanupGrace() {
     return cleanupGrace;
+  }
+
+  public Optional<FileRewriter> rewriter() {
+    return rewriter;
+  }
+
+  /** The share of a file's rows that must be deleted for the rewrite step to take it. */
+  public double deleteThreshold() {
+    return deleteThreshold;
   }
 
   private static void requirePositive(Duration d, String what) {
