@@ -43,7 +43,7 @@ class InlinedRaceDifferentialTest {
 
   record Pair(
       String name,
-      boolean withFile,
+      int files,
       String firstSql,
       Ours first,
       String secondSql,
@@ -71,7 +71,11 @@ class InlinedRaceDifferentialTest {
    */
   private static Ours flush() {
     return stock -> {
-      List<Map<String, Object>> files = stock.rows("ducklake_data_file");
+      // The flush's file holds the few inlined rows; the setup files hold 20 rows, a merge 40.
+      List<Map<String, Object>> files =
+          stock.rows("ducklake_data_file").stream()
+              .filter(r -> ((Number) r.get("record_count")).longValue() < 20)
+              .toList();
       NewDataFile file;
       if (files.isEmpty()) {
         file = NewDataFile.parquet("never-written.parquet", 2, 1, 1);
@@ -118,7 +122,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "inlined insert/inlined insert",
-            false,
+            0,
             "INSERT INTO t VALUES (3, 'z')",
             verbs(tx -> tx.insertInlined(1, List.of(row(3, "z")))),
             "INSERT INTO t VALUES (4, 'w'), (5, NULL)",
@@ -127,7 +131,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "inlined delete/inlined delete of another row",
-            false,
+            0,
             "DELETE FROM t WHERE a = 1",
             verbs(tx -> tx.deleteRowInline(1, 0)),
             "DELETE FROM t WHERE a = 2",
@@ -136,7 +140,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "inlined insert/inlined delete",
-            false,
+            0,
             "INSERT INTO t VALUES (3, 'z')",
             verbs(tx -> tx.insertInlined(1, List.of(row(3, "z")))),
             "DELETE FROM t WHERE a = 2",
@@ -145,7 +149,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "flush/inlined insert",
-            false,
+            0,
             "CALL ducklake_flush_inlined_data('lake')",
             flush(),
             "INSERT INTO t VALUES (3, 'z')",
@@ -154,7 +158,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "inlined insert/flush",
-            false,
+            0,
             "INSERT INTO t VALUES (3, 'z')",
             verbs(tx -> tx.insertInlined(1, List.of(row(3, "z")))),
             "CALL ducklake_flush_inlined_data('lake')",
@@ -163,7 +167,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "inlined delete/flush",
-            false,
+            0,
             "DELETE FROM t WHERE a = 1",
             verbs(tx -> tx.deleteRowInline(1, 0)),
             "CALL ducklake_flush_inlined_data('lake')",
@@ -172,7 +176,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "inlined update/inlined delete of the same row",
-            false,
+            0,
             "UPDATE t SET b = 'yy' WHERE a = 2",
             verbs(tx -> tx.updateRowInline(1, 1, row(2, "yy"))),
             "DELETE FROM t WHERE a = 2",
@@ -181,7 +185,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "inlined delete/inlined update of the same row",
-            false,
+            0,
             "DELETE FROM t WHERE a = 2",
             verbs(tx -> tx.deleteRowInline(1, 1)),
             "UPDATE t SET b = 'yy' WHERE a = 2",
@@ -190,7 +194,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "inlined update/inlined update of another row",
-            false,
+            0,
             "UPDATE t SET b = 'xx' WHERE a = 1",
             verbs(tx -> tx.updateRowInline(1, 0, row(1, "xx"))),
             "UPDATE t SET b = 'yy' WHERE a = 2",
@@ -199,7 +203,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "inlined insert/inlined update",
-            false,
+            0,
             "INSERT INTO t VALUES (3, 'z')",
             verbs(tx -> tx.insertInlined(1, List.of(row(3, "z")))),
             "UPDATE t SET b = 'yy' WHERE a = 2",
@@ -208,7 +212,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "inlined update/flush",
-            false,
+            0,
             "UPDATE t SET b = 'yy' WHERE a = 2",
             verbs(tx -> tx.updateRowInline(1, 1, row(2, "yy"))),
             "CALL ducklake_flush_inlined_data('lake')",
@@ -217,7 +221,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "flush/inlined update",
-            false,
+            0,
             "CALL ducklake_flush_inlined_data('lake')",
             flush(),
             "UPDATE t SET b = 'yy' WHERE a = 2",
@@ -227,7 +231,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "delete file/inline delete of a row of the same file",
-            true,
+            1,
             "DELETE FROM t WHERE a < 15 AND b LIKE 'f%'",
             deleteFile(),
             "DELETE FROM t WHERE a = 17 AND b LIKE 'f%'",
@@ -236,7 +240,7 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "inline delete of a file row/delete file of the same file",
-            true,
+            1,
             "DELETE FROM t WHERE a = 17 AND b LIKE 'f%'",
             verbs(tx -> tx.deleteRowInline(1, 19)),
             "DELETE FROM t WHERE a < 15 AND b LIKE 'f%'",
@@ -245,11 +249,29 @@ class InlinedRaceDifferentialTest {
     p.add(
         new Pair(
             "delete file/inline delete of an inlined row",
-            true,
+            1,
             "DELETE FROM t WHERE a < 15 AND b LIKE 'f%'",
             deleteFile(),
             "DELETE FROM t WHERE a = 2 AND b = 'y'",
             verbs(tx -> tx.deleteRowInline(1, 1)),
+            false));
+    p.add(
+        new Pair(
+            "compaction/flush",
+            2,
+            "CALL ducklake_merge_adjacent_files('lake')",
+            merge(),
+            "CALL ducklake_flush_inlined_data('lake')",
+            flush(),
+            false));
+    p.add(
+        new Pair(
+            "flush/compaction",
+            2,
+            "CALL ducklake_flush_inlined_data('lake')",
+            flush(),
+            "CALL ducklake_merge_adjacent_files('lake')",
+            merge(),
             false));
     return p;
   }
@@ -276,24 +298,7 @@ class InlinedRaceDifferentialTest {
    * column statistics by its bounds, as stock DuckLake's INSERT does.
    */
   private static CommitBody setupFile(ReferenceDuckLake stock) throws Exception {
-    Map<String, Object> row =
-        stock.rows("ducklake_data_file").stream()
-            .filter(r -> ((Number) r.get("begin_snapshot")).longValue() == 2)
-            .findFirst()
-            .orElseThrow();
-    String path = (String) row.get("path");
-    ParquetFacts f = ParquetFacts.read(stock, Path.of(stock.dataPath(), "main", "t", path));
-    NewDataFile file =
-        new NewDataFile(
-            path,
-            true,
-            "parquet",
-            f.records(),
-            f.fileSize(),
-            f.footerSize(),
-            Optional.empty(),
-            f.stats(1, 2),
-            List.of());
+    NewDataFile file = fileBegunAt(stock, 2);
     return tx -> {
       tx.registerDataFile(1, file);
       // Inlined rows (1, 'x'), (2, 'y') and the file's a 0..19, b 'f0'..'f9' (as text).
@@ -316,6 +321,62 @@ class InlinedRaceDifferentialTest {
     };
   }
 
+  /** The registration of stock DuckLake's setup data file begun at {@code snapshot}. */
+  private static NewDataFile fileBegunAt(ReferenceDuckLake stock, long snapshot) throws Exception {
+    Map<String, Object> row =
+        stock.rows("ducklake_data_file").stream()
+            .filter(r -> ((Number) r.get("begin_snapshot")).longValue() == snapshot)
+            .filter(r -> r.get("partial_max") == null)
+            .findFirst()
+            .orElseThrow();
+    return registration(stock, (String) row.get("path"));
+  }
+
+  /** A data file of stock DuckLake's table t, registered with its footer's facts. */
+  private static NewDataFile registration(ReferenceDuckLake stock, String path) throws Exception {
+    ParquetFacts f = ParquetFacts.read(stock, Path.of(stock.dataPath(), "main", "t", path));
+    // Columns a and b; a merged file's internal snapshot column after them gets no statistics.
+    ParquetFacts ab =
+        new ParquetFacts(f.records(), f.fileSize(), f.footerSize(), f.columns().subList(0, 2));
+    return new NewDataFile(
+        path,
+        true,
+        "parquet",
+        f.records(),
+        f.fileSize(),
+        f.footerSize(),
+        Optional.empty(),
+        ab.stats(1, 2),
+        List.of());
+  }
+
+  /**
+   * A merge of the two setup files, as stock DuckLake's: they go into the data file its merge wrote
+   * (the one holding 40 rows). Where stock DuckLake refused the merge there is none; ours then
+   * names a file of the 40 rows, and must be refused just the same.
+   */
+  private static Ours merge() {
+    return stock -> {
+      NewDataFile merged = NewDataFile.parquet("never-written.parquet", 40, 1, 1);
+      for (Map<String, Object> r : stock.rows("ducklake_data_file")) {
+        long records = ((Number) r.get("record_count")).longValue();
+        if (records == 40) {
+          merged = registration(stock, (String) r.get("path"));
+        }
+      }
+      NewDataFile output = merged;
+      // The inputs are the two setup files (begun at snapshots 2 and 3), named by their ids.
+      return tx ->
+          tx.mergeDataFiles(
+              1,
+              tx.premise().dataFiles(1).stream()
+                  .filter(f -> f.beginSnapshot() == 2 || f.beginSnapshot() == 3)
+                  .map(f -> f.dataFileId())
+                  .toList(),
+              output);
+    };
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("pairs")
   void secondLandsExactlyWhenStockDuckLakeLandsIt_andTheRowsAgree(Pair pair, @TempDir Path dir)
@@ -335,9 +396,17 @@ class InlinedRaceDifferentialTest {
               "CREATE TABLE t (a INTEGER, b VARCHAR)",
               "INSERT INTO t VALUES (1, 'x'), (2, 'y')",
               "COMMIT"));
-      if (pair.withFile()) {
-        stock.execute("INSERT INTO t SELECT range::INTEGER, 'f' || range FROM range(20)");
+      for (int k = 0; k < pair.files(); k++) {
+        stock.execute(
+            "INSERT INTO t SELECT range::INTEGER, 'f' || range FROM range("
+                + 20 * k
+                + ", "
+                + (20 * k + 20)
+                + ")");
       }
+      // Our setup's registrations, read before the race: a merge removes its inputs' rows.
+      CommitBody firstFile = pair.files() > 0 ? setupFile(stock) : null;
+      NewDataFile secondFile = pair.files() > 1 ? fileBegunAt(stock, 3) : null;
       CommitOutcome stockSecond =
           CommitRace.onStock(
               stock,
@@ -351,8 +420,11 @@ class InlinedRaceDifferentialTest {
                 0, "t", List.of(ColumnDef.of("a", "int32"), ColumnDef.of("b", "varchar")));
             tx.insertInlined(1, List.of(row(1, "x"), row(2, "y")));
           });
-      if (pair.withFile()) {
-        catalog.commit(setupFile(stock));
+      if (firstFile != null) {
+        catalog.commit(firstFile);
+      }
+      if (pair.files() > 1) {
+        catalog.commit(tx -> tx.registerDataFile(1, secondFile));
       }
       long premise = catalog.snapshot().snapshotId();
       CommitBody first = pair.first().prepare(stock);
