@@ -18,6 +18,7 @@ import java.util.OptionalInt;
  * catalog.startMaintenance(MaintenancePolicy.every(Duration.ofMinutes(10))
  *     .expiringSnapshotsOlderThan(Duration.ofDays(7))
  *     .mergingSmallFiles(merger, 100_000)
+ *     .rewritingDeletedRows(rewriter, 0.95)
  *     .cleaningUpFiles(files, Duration.ofHours(1)));
  * }</pre>
  */
