@@ -1,7 +1,6 @@
 package dev.moraine.cli;
 
 import dev.moraine.core.catalog.Catalog;
-import dev.moraine.core.catalog.model.ColumnInfo;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
 import java.io.IOException;
@@ -9,7 +8,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -104,21 +102,7 @@ final class DemoLoad {
     long snapshot =
         catalog.commit(
             tx -> {
-              Map<String, FooterStats.Column> byName = footer.columns();
-              List<NewFileColumnStats> stats = new ArrayList<>();
-              for (ColumnInfo c : tx.columns(tableId)) {
-                FooterStats.Column s = byName.get(c.name());
-                if (s != null) {
-                  stats.add(
-                      NewFileColumnStats.of(
-                          c.columnId(),
-                          s.sizeBytes(),
-                          s.valueCount() - s.nullCount(),
-                          s.nullCount(),
-                          s.min(),
-                          s.max()));
-                }
-              }
+              List<NewFileColumnStats> stats = footer.registrationStats(tx.columns(tableId));
               fileId[0] =
                   tx.registerDataFile(
                       tableId,

@@ -1,5 +1,7 @@
 package dev.moraine.cli;
 
+import dev.moraine.core.catalog.model.ColumnInfo;
+import dev.moraine.core.catalog.model.NewFileColumnStats;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -9,7 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
@@ -53,6 +57,29 @@ record FooterStats(
       }
     }
     return new FooterStats(records, Files.size(path), footer.length, columns);
+  }
+
+  /**
+   * The statistics to register for {@code columns}, matched by name, each with DuckLake's
+   * value_count (the non-null values; a footer's value count includes the nulls); a column the file
+   * lacks gets none.
+   */
+  List<NewFileColumnStats> registrationStats(List<ColumnInfo> columns) {
+    List<NewFileColumnStats> stats = new ArrayList<>();
+    for (ColumnInfo c : columns) {
+      Column s = this.columns.get(c.name());
+      if (s != null) {
+        stats.add(
+            NewFileColumnStats.of(
+                c.columnId(),
+                s.sizeBytes(),
+                s.valueCount() - s.nullCount(),
+                s.nullCount(),
+                s.min(),
+                s.max()));
+      }
+    }
+    return stats;
   }
 
   private static Column column(ColumnChunkMetaData chunk) {

@@ -55,18 +55,7 @@ class DemoFilesCompactionTest {
         Path file = table.resolve("part-" + n + ".parquet");
         DemoParquetWriter.write(file, n, 100);
         FooterStats footer = FooterStats.read(file);
-        List<NewFileColumnStats> stats = new ArrayList<>();
-        for (ColumnInfo c : columns) {
-          FooterStats.Column s = footer.columns().get(c.name());
-          stats.add(
-              NewFileColumnStats.of(
-                  c.columnId(),
-                  s.sizeBytes(),
-                  s.valueCount() - s.nullCount(),
-                  s.nullCount(),
-                  s.min(),
-                  s.max()));
-        }
+        List<NewFileColumnStats> stats = footer.registrationStats(columns);
         String name = file.getFileName().toString();
         catalog.commit(
             tx ->

@@ -192,20 +192,28 @@ public final class DataFileVerbs {
   /** Stages the column statistics of data file {@code fileId}, already checked. */
   void stageFileColumnStats(long tableId, long fileId, List<NewFileColumnStats> stats) {
     for (NewFileColumnStats st : stats) {
-      FileColumnStatsValue.Builder b =
-          FileColumnStatsValue.newBuilder()
-              .setDataFileId(fileId)
-              .setTableId(tableId)
-              .setColumnId(st.columnId())
-              .setColumnSizeBytes(st.columnSizeBytes())
-              .setValueCount(st.valueCount())
-              .setNullCount(st.nullCount());
-      st.minValue().ifPresent(b::setMinValue);
-      st.maxValue().ifPresent(b::setMaxValue);
-      st.containsNan().ifPresent(b::setContainsNan);
-      st.extraStats().ifPresent(b::setExtraStats);
-      s.staged.put(new EntityKey.FileColumnStats(tableId, fileId, st.columnId()), b.build());
+      s.staged.put(
+          new EntityKey.FileColumnStats(tableId, fileId, st.columnId()),
+          fileColumnStatsRecord(tableId, fileId, st));
     }
+  }
+
+  /** The record of one column's statistics in data file {@code fileId}. */
+  static FileColumnStatsValue fileColumnStatsRecord(
+      long tableId, long fileId, NewFileColumnStats st) {
+    FileColumnStatsValue.Builder b =
+        FileColumnStatsValue.newBuilder()
+            .setDataFileId(fileId)
+            .setTableId(tableId)
+            .setColumnId(st.columnId())
+            .setColumnSizeBytes(st.columnSizeBytes())
+            .setValueCount(st.valueCount())
+            .setNullCount(st.nullCount());
+    st.minValue().ifPresent(b::setMinValue);
+    st.maxValue().ifPresent(b::setMaxValue);
+    st.containsNan().ifPresent(b::setContainsNan);
+    st.extraStats().ifPresent(b::setExtraStats);
+    return b.build();
   }
 
   /**

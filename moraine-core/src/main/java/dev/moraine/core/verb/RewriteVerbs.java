@@ -4,7 +4,6 @@ import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.InlinedRows;
 import dev.moraine.core.catalog.model.NewDataFile;
-import dev.moraine.core.catalog.model.NewFileColumnStats;
 import dev.moraine.core.inline.ExactTableStats;
 import dev.moraine.core.inline.InlineRowsReader;
 import dev.moraine.core.keyspace.key.EntityKey;
@@ -175,7 +174,12 @@ public final class RewriteVerbs {
     for (DataFileValue f : left) {
       counted.addFile(f, fileStats.getOrDefault(f.getDataFileId(), List.of()));
     }
-    counted.addFile(output.recordCount(), output.fileSizeBytes(), statsRecords(output));
+    counted.addFile(
+        output.recordCount(),
+        output.fileSizeBytes(),
+        output.columnStats().stream()
+            .map(st -> DataFileVerbs.fileColumnStatsRecord(tableId, 0, st))
+            .toList());
     Map<Long, String> types = new HashMap<>();
     columns.forEach(c -> types.put(c.getColumnId(), c.getColumnType()));
     long at = s.staged.premise().snapshotId();
@@ -184,25 +188,6 @@ public final class RewriteVerbs {
             .premise()
             .loadFor(v -> InlineRowsReader.read(v, tableId, at).withColumnTypes(types).rows());
     return counted.addInlinedRows(inlined) ? Optional.of(counted) : Optional.empty();
-  }
-
-  /** The output's column statistics as the records a registration stages. */
-  private static List<FileColumnStatsValue> statsRecords(NewDataFile output) {
-    List<FileColumnStatsValue> out = new ArrayList<>();
-    for (NewFileColumnStats st : output.columnStats()) {
-      FileColumnStatsValue.Builder b =
-          FileColumnStatsValue.newBuilder()
-              .setColumnId(st.columnId())
-              .setColumnSizeBytes(st.columnSizeBytes())
-              .setValueCount(st.valueCount())
-              .setNullCount(st.nullCount());
-      st.minValue().ifPresent(b::setMinValue);
-      st.maxValue().ifPresent(b::setMaxValue);
-      st.containsNan().ifPresent(b::setContainsNan);
-      st.extraStats().ifPresent(b::setExtraStats);
-      out.add(b.build());
-    }
-    return out;
   }
 
   /** Stages the counted statistics over the table's record and its column records. */

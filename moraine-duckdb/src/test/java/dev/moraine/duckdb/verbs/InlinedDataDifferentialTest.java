@@ -2,7 +2,6 @@ package dev.moraine.duckdb.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.Transaction;
@@ -10,7 +9,6 @@ import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.FlushDeleteFile;
 import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.NewDataFile;
-import dev.moraine.core.catalog.model.NewFileColumnStats;
 import dev.moraine.core.rows.DuckLakeRowSet;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
 import dev.moraine.ducklake.types.DuckLakeType;
@@ -26,7 +24,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -105,42 +102,8 @@ class InlinedDataDifferentialTest {
   /** A data file stock DuckLake wrote, with the facts read from the file's footer. */
   private static NewDataFile dataFile(long id) throws Exception {
     String path = (String) byId("ducklake_data_file", "data_file_id", id).get("path");
-    ParquetFacts f = ParquetFacts.read(stock, fileOf(path));
-    List<NewFileColumnStats> stats = new ArrayList<>();
-    List<ParquetFacts.Column> columns = f.columns();
-    assertTrue(
-        columns.stream()
-            .allMatch(
-                c ->
-                    TABLE_COLUMNS.contains(c.name()) || c.name().startsWith("_ducklake_internal_")),
-        columns::toString);
-    for (ParquetFacts.Column c : columns) {
-      // The flush writes DuckLake's own row-id and snapshot columns beside the table's.
-      if (c.name().startsWith("_ducklake_internal_")) {
-        continue;
-      }
-      stats.add(
-          new NewFileColumnStats(
-              TABLE_COLUMNS.indexOf(c.name()) + 1,
-              c.sizeBytes(),
-              // DuckLake's value_count counts the non-null values (the footer counts all).
-              c.valueCount() - c.nullCount(),
-              c.nullCount(),
-              Optional.ofNullable(c.min()),
-              Optional.ofNullable(c.max()),
-              Optional.empty(),
-              Optional.empty()));
-    }
-    return new NewDataFile(
-        path,
-        true,
-        "parquet",
-        f.records(),
-        f.fileSize(),
-        f.footerSize(),
-        Optional.empty(),
-        stats,
-        List.of());
+    // The flush writes DuckLake's own row-id and snapshot columns beside the table's.
+    return ParquetFacts.read(stock, fileOf(path)).registration(path, TABLE_COLUMNS);
   }
 
   /** The delete file stock DuckLake wrote against data file {@code target}. */

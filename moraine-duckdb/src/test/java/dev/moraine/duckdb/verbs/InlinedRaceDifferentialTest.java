@@ -1,7 +1,6 @@
 package dev.moraine.duckdb.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CommitBody;
@@ -10,7 +9,6 @@ import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
-import dev.moraine.core.catalog.model.NewFileColumnStats;
 import dev.moraine.core.rows.DuckLakeRowSet;
 import dev.moraine.duckdb.reference.CommitOutcome;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
@@ -307,35 +305,8 @@ class InlinedRaceDifferentialTest {
    * columns a and b (value counts without the nulls), none for DuckLake's internal columns.
    */
   private static NewDataFile registration(ReferenceDuckLake stock, String path) throws Exception {
-    ParquetFacts f = ParquetFacts.read(stock, Path.of(stock.dataPath(), "main", "t", path));
-    List<NewFileColumnStats> stats = new ArrayList<>();
-    for (ParquetFacts.Column c : f.columns()) {
-      int id = List.of("a", "b").indexOf(c.name()) + 1;
-      if (id == 0) {
-        assertTrue(c.name().startsWith("_ducklake_internal_"), c.name());
-        continue;
-      }
-      stats.add(
-          new NewFileColumnStats(
-              id,
-              c.sizeBytes(),
-              c.valueCount() - c.nullCount(),
-              c.nullCount(),
-              Optional.ofNullable(c.min()),
-              Optional.ofNullable(c.max()),
-              Optional.empty(),
-              Optional.empty()));
-    }
-    return new NewDataFile(
-        path,
-        true,
-        "parquet",
-        f.records(),
-        f.fileSize(),
-        f.footerSize(),
-        Optional.empty(),
-        stats,
-        List.of());
+    return ParquetFacts.read(stock, Path.of(stock.dataPath(), "main", "t", path))
+        .registration(path, List.of("a", "b"));
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.moraine.duckdb.verbs;
 
+import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
 import java.io.IOException;
@@ -81,5 +82,37 @@ record ParquetFacts(long records, long fileSize, long footerSize, List<Column> c
               Optional.empty()));
     }
     return out;
+  }
+
+  /**
+   * The registration of this file as {@code path} (relative to its table): statistics for the
+   * columns named in {@code tableColumns}, the i-th as column id i + 1, with DuckLake's value_count
+   * (the non-null values; the footer counts all), and none for DuckLake's internal columns.
+   *
+   * @throws AssertionError for a column that is neither
+   */
+  NewDataFile registration(String path, List<String> tableColumns) {
+    List<NewFileColumnStats> stats = new ArrayList<>();
+    for (Column c : columns) {
+      if (c.name().startsWith("_ducklake_internal_")) {
+        continue;
+      }
+      int id = tableColumns.indexOf(c.name()) + 1;
+      if (id == 0) {
+        throw new AssertionError("column " + c.name() + " is not one of " + tableColumns);
+      }
+      stats.add(
+          new NewFileColumnStats(
+              id,
+              c.sizeBytes(),
+              c.valueCount() - c.nullCount(),
+              c.nullCount(),
+              Optional.ofNullable(c.min()),
+              Optional.ofNullable(c.max()),
+              Optional.empty(),
+              Optional.empty()));
+    }
+    return new NewDataFile(
+        path, true, "parquet", records, fileSize, footerSize, Optional.empty(), stats, List.of());
   }
 }
