@@ -23,38 +23,38 @@ import java.util.OptionalInt;
  * }</pre>
  */
 public final class MaintenancePolicy {
-  private final Duration interval;
-  private final Optional<Duration> retention;
-  private final OptionalInt keepNewest;
-  private final Optional<FileMerger> merger;
-  private final long smallFileRecords;
-  private final int maxMergeInputs;
-  private final Optional<LakeFiles> files;
-  private final Duration cleanupGrace;
-  private final Optional<FileRewriter> rewriter;
-  private final double deleteThreshold;
+  // Not final so that each with-method can set its own fields on a fresh copy; no instance is
+  // changed after the method that made it returns, so every published policy is immutable (and
+  // reaches the maintenance thread through the executor's hand-off, which orders these writes
+  // before its reads).
+  private Duration interval;
+  private Optional<Duration> retention = Optional.empty();
+  private OptionalInt keepNewest = OptionalInt.empty();
+  private Optional<FileMerger> merger = Optional.empty();
+  private long smallFileRecords;
+  private int maxMergeInputs;
+  private Optional<LakeFiles> files = Optional.empty();
+  private Duration cleanupGrace = Duration.ZERO;
+  private Optional<FileRewriter> rewriter = Optional.empty();
+  private double deleteThreshold;
 
-  private MaintenancePolicy(
-      Duration interval,
-      Optional<Duration> retention,
-      OptionalInt keepNewest,
-      Optional<FileMerger> merger,
-      long smallFileRecords,
-      int maxMergeInputs,
-      Optional<LakeFiles> files,
-      Duration cleanupGrace,
-      Optional<FileRewriter> rewriter,
-      double deleteThreshold) {
+  private MaintenancePolicy(Duration interval) {
     this.interval = interval;
-    this.retention = retention;
-    this.keepNewest = keepNewest;
-    this.merger = merger;
-    this.smallFileRecords = smallFileRecords;
-    this.maxMergeInputs = maxMergeInputs;
-    this.files = files;
-    this.cleanupGrace = cleanupGrace;
-    this.rewriter = rewriter;
-    this.deleteThreshold = deleteThreshold;
+  }
+
+  /** A copy of this policy, for a with-method to change before returning it. */
+  private MaintenancePolicy copy() {
+    MaintenancePolicy p = new MaintenancePolicy(interval);
+    p.retention = retention;
+    p.keepNewest = keepNewest;
+    p.merger = merger;
+    p.smallFileRecords = smallFileRecords;
+    p.maxMergeInputs = maxMergeInputs;
+    p.files = files;
+    p.cleanupGrace = cleanupGrace;
+    p.rewriter = rewriter;
+    p.deleteThreshold = deleteThreshold;
+    return p;
   }
 
   /**
@@ -65,17 +65,7 @@ public final class MaintenancePolicy {
    */
   public static MaintenancePolicy every(Duration interval) {
     requirePositive(interval, "the maintenance interval");
-    return new MaintenancePolicy(
-        interval,
-        Optional.empty(),
-        OptionalInt.empty(),
-        Optional.empty(),
-        0,
-        0,
-        Optional.empty(),
-        Duration.ZERO,
-        Optional.empty(),
-        0);
+    return new MaintenancePolicy(interval);
   }
 
   /**
@@ -88,17 +78,10 @@ public final class MaintenancePolicy {
     if (retention == null || retention.isNegative()) {
       throw new InvalidArgumentException("the retention must be zero or positive");
     }
-    return new MaintenancePolicy(
-        interval,
-        Optional.of(retention),
-        OptionalInt.empty(),
-        merger,
-        smallFileRecords,
-        maxMergeInputs,
-        files,
-        cleanupGrace,
-        rewriter,
-        deleteThreshold);
+    MaintenancePolicy p = copy();
+    p.retention = Optional.of(retention);
+    p.keepNewest = OptionalInt.empty();
+    return p;
   }
 
   /**
@@ -110,17 +93,10 @@ public final class MaintenancePolicy {
     if (count < 1) {
       throw new InvalidArgumentException("at least the head is kept: count must be 1 or more");
     }
-    return new MaintenancePolicy(
-        interval,
-        Optional.empty(),
-        OptionalInt.of(count),
-        merger,
-        smallFileRecords,
-        maxMergeInputs,
-        files,
-        cleanupGrace,
-        rewriter,
-        deleteThreshold);
+    MaintenancePolicy p = copy();
+    p.retention = Optional.empty();
+    p.keepNewest = OptionalInt.of(count);
+    return p;
   }
 
   /**
@@ -136,17 +112,11 @@ public final class MaintenancePolicy {
     if (merger == null || smallFileRecords < 1) {
       throw new InvalidArgumentException("a merger and a positive small-file row count are needed");
     }
-    return new MaintenancePolicy(
-        interval,
-        retention,
-        keepNewest,
-        Optional.of(merger),
-        smallFileRecords,
-        1_000,
-        files,
-        cleanupGrace,
-        rewriter,
-        deleteThreshold);
+    MaintenancePolicy p = copy();
+    p.merger = Optional.of(merger);
+    p.smallFileRecords = smallFileRecords;
+    p.maxMergeInputs = 1_000;
+    return p;
   }
 
   /**
@@ -164,17 +134,10 @@ public final class MaintenancePolicy {
     if (rewriter == null || !(deleteThreshold >= 0 && deleteThreshold <= 1)) {
       throw new InvalidArgumentException("a rewriter and a delete threshold in [0, 1] are needed");
     }
-    return new MaintenancePolicy(
-        interval,
-        retention,
-        keepNewest,
-        merger,
-        smallFileRecords,
-        maxMergeInputs,
-        files,
-        cleanupGrace,
-        Optional.of(rewriter),
-        deleteThreshold);
+    MaintenancePolicy p = copy();
+    p.rewriter = Optional.of(rewriter);
+    p.deleteThreshold = deleteThreshold;
+    return p;
   }
 
   /**
@@ -187,17 +150,10 @@ public final class MaintenancePolicy {
     if (files == null || grace == null || grace.isNegative()) {
       throw new InvalidArgumentException("the lake's files and a grace of zero or more are needed");
     }
-    return new MaintenancePolicy(
-        interval,
-        retention,
-        keepNewest,
-        merger,
-        smallFileRecords,
-        maxMergeInputs,
-        Optional.of(files),
-        grace,
-        rewriter,
-        deleteThreshold);
+    MaintenancePolicy p = copy();
+    p.files = Optional.of(files);
+    p.cleanupGrace = grace;
+    return p;
   }
 
   public Duration interval() {
