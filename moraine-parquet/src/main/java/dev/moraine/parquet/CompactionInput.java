@@ -84,9 +84,11 @@ public record CompactionInput(DataFileInfo file, Path path, SortedSet<Long> dele
   }
 
   private static Path local(Path tableDirectory, String path, boolean relative) {
-    if (relative) {
-      return tableDirectory.resolve(path);
-    }
+    return relative ? tableDirectory.resolve(path) : localPath(path);
+  }
+
+  /** The local file of an absolute registered path, with or without {@code file://}. */
+  static Path localPath(String path) {
     return Path.of(path.startsWith("file://") ? path.substring("file://".length()) : path);
   }
 }

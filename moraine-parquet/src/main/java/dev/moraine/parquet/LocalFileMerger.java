@@ -3,8 +3,10 @@ package dev.moraine.parquet;
 import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.FileMerger;
 import dev.moraine.core.catalog.FileRewriter;
+import dev.moraine.core.catalog.InlineFlusher;
 import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.catalog.model.DataFileInfo;
+import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.SchemaInfo;
 import dev.moraine.core.catalog.model.TableInfo;
@@ -17,14 +19,16 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The maintenance pass's {@link FileMerger} and {@link FileRewriter} for a lake whose data path is
- * a local directory: each run of small files is merged with {@link ParquetCompaction#merge}, and
- * each group of files with deleted rows rewritten with {@link ParquetCompaction#rewrite}, into a
- * new file {@code ducklake-<uuid>.parquet} in the table's directory (the schema's and the table's
- * paths resolved under the data path while they are relative). Reads the catalog's head for the
- * table's columns and paths. Safe to share: it keeps no state between calls.
+ * The maintenance pass's {@link InlineFlusher}, {@link FileMerger} and {@link FileRewriter} for a
+ * lake whose data path is a local directory: each table's inlined data is flushed with {@link
+ * ParquetInlineFlush#write}, each run of small files is merged with {@link
+ * ParquetCompaction#merge}, and each group of files with deleted rows rewritten with {@link
+ * ParquetCompaction#rewrite}, into new files {@code ducklake-<uuid>.parquet} in the table's
+ * directory (the schema's and the table's paths resolved under the data path while they are
+ * relative). Reads the catalog's head for the table's columns and paths. Safe to share: it keeps no
+ * state between calls.
  */
-public final class LocalFileMerger implements FileMerger, FileRewriter {
+public final class LocalFileMerger implements InlineFlusher, FileMerger, FileRewriter {
   private final ReadOnlyCatalog catalog;
   private final Path dataPath;
 
@@ -45,6 +49,22 @@ public final class LocalFileMerger implements FileMerger, FileRewriter {
     Path schemaDir =
         schema.pathIsRelative() ? dataPath.resolve(schema.path()) : Path.of(schema.path());
     return table.pathIsRelative() ? schemaDir.resolve(table.path()) : Path.of(table.path());
+  }
+
+  /**
+   * @return the flush's files, or empty for a table this flusher does not take: partitioned, with
+   *     rows inlined under several schema versions, or with an inline update's second row version
+   * @throws UncheckedIOException if a file cannot be written; the pass records the step as failed
+   */
+  @Override
+  public Optional<InlineFlush> flush(CatalogSnapshot snapshot, long tableId) {
+    try {
+      return ParquetInlineFlush.write(snapshot, tableId, tableDirectory(snapshot, tableId));
+    } catch (IllegalArgumentException notThisTable) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /**

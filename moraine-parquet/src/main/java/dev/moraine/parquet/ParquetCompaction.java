@@ -4,9 +4,7 @@ import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.ColumnInfo;
 import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.NewDataFile;
-import dev.moraine.core.catalog.model.NewFileColumnStats;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,17 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
-import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -171,26 +163,12 @@ public final class ParquetCompaction {
     long written = 0;
     Map<Integer, Long> sizes = new HashMap<>();
     boolean done = false;
-    try (ParquetWriter<Group> writer =
-        ExampleParquetWriter.builder(new LocalOutputFile(output))
-            .withConf(new PlainParquetConfiguration())
-            .withType(schema)
-            .withCodecFactory(ParquetCodecs.INSTANCE)
-            .withCompressionCodec(CompressionCodecName.SNAPPY)
-            .withWriteMode(ParquetFileWriter.Mode.CREATE)
-            .build()) {
+    try (ParquetWriter<Group> writer = ParquetOutput.open(output, schema)) {
       for (CompactionInput in : inputs) {
         written += copy(in, copier, groups, writer, rowIds, snapshotIds);
       }
       writer.close();
-      for (BlockMetaData block : writer.getFooter().getBlocks()) {
-        for (ColumnChunkMetaData chunk : block.getColumns()) {
-          Type.ID id = chunk.getPrimitiveType().getId();
-          if (id != null) {
-            sizes.merge(id.intValue(), chunk.getTotalSize(), Long::sum);
-          }
-        }
-      }
+      sizes.putAll(ParquetOutput.columnSizes(writer));
       done = true;
     } finally {
       if (!done) {
@@ -198,10 +176,6 @@ public final class ParquetCompaction {
         Files.deleteIfExists(output);
       }
     }
-    List<NewFileColumnStats> stats = new ArrayList<>();
-    copier
-        .leaves()
-        .forEach((id, leaf) -> stats.add(leaf.toStats(sizes.getOrDefault(id.intValue(), 0L))));
     DataFileInfo first = inputs.get(0).file();
     return new NewDataFile(
         registeredPath,
@@ -209,9 +183,9 @@ public final class ParquetCompaction {
         "parquet",
         written,
         Files.size(output),
-        footerSize(output),
+        ParquetOutput.footerSize(output),
         Optional.empty(),
-        stats,
+        copier.stats(sizes),
         first.partitionValues().stream().map(DataFileInfo.PartitionValue::value).toList());
   }
 
@@ -308,17 +282,11 @@ public final class ParquetCompaction {
     return fields;
   }
 
-  private static PrimitiveType internal(String name, int fieldId) {
-    return Types.optional(PrimitiveTypeName.INT64).id(fieldId).named(name);
-  }
-
-  /** The length of the file's footer metadata, from the four bytes before the closing magic. */
-  private static long footerSize(Path file) throws IOException {
-    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
-      f.seek(f.length() - 8);
-      byte[] b = new byte[4];
-      f.readFully(b);
-      return (b[0] & 0xffL) | (b[1] & 0xffL) << 8 | (b[2] & 0xffL) << 16 | (b[3] & 0xffL) << 24;
-    }
+  /** One of DuckLake's internal columns, a 64-bit integer as DuckDB writes it. */
+  static PrimitiveType internal(String name, int fieldId) {
+    return Types.optional(PrimitiveTypeName.INT64)
+        .as(LogicalTypeAnnotation.intType(64, true))
+        .id(fieldId)
+        .named(name);
   }
 }

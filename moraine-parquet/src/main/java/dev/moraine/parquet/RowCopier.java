@@ -1,5 +1,7 @@
 package dev.moraine.parquet;
 
+import dev.moraine.core.catalog.model.NewFileColumnStats;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +36,13 @@ final class RowCopier {
   /** The leaves' statistics, by column id. */
   Map<Integer, LeafStats> leaves() {
     return leaves;
+  }
+
+  /** The registration's statistics of the leaves, given each leaf's column-chunk bytes by id. */
+  List<NewFileColumnStats> stats(Map<Integer, Long> sizes) {
+    List<NewFileColumnStats> out = new ArrayList<>();
+    leaves.forEach((id, leaf) -> out.add(leaf.toStats(sizes.getOrDefault(id, 0L))));
+    return out;
   }
 
   /** Copies the table's fields of {@code in} (named as in the output) into {@code out}. */

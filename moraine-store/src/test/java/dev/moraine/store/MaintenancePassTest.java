@@ -98,10 +98,10 @@ class MaintenancePassTest {
       MaintenancePass pass = c.runMaintenance(policy);
       assertEquals(MaintenancePass.MANUAL, pass.trigger());
       assertEquals(
-          List.of("expire", "merge", "rewrite", "cleanup"),
+          List.of("flush", "expire", "merge", "rewrite", "cleanup"),
           pass.steps().stream().map(Step::step).toList());
       assertEquals(
-          List.of(Step.RAN, Step.RAN, Step.SKIPPED, Step.RAN),
+          List.of(Step.SKIPPED, Step.RAN, Step.RAN, Step.SKIPPED, Step.RAN),
           pass.steps().stream().map(Step::status).toList(),
           "" + pass);
       assertTrue(

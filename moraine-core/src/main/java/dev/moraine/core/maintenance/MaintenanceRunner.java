@@ -4,13 +4,16 @@ import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.CommitConflictException;
 import dev.moraine.core.catalog.CompactionInputNotLiveException;
+import dev.moraine.core.catalog.IndexedTableException;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.MoraineException;
+import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.CleanupResult;
 import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.ExpiryResult;
 import dev.moraine.core.catalog.model.FileCleanup;
+import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.InlinedFileDelete;
 import dev.moraine.core.catalog.model.MaintenancePass;
 import dev.moraine.core.catalog.model.MaintenancePass.Step;
@@ -39,10 +42,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The maintenance pass (RFC 0005 §5): the steps a {@link MaintenancePolicy} configures, in stock
- * DuckLake's order (expire, merge, rewrite, cleanup), each through the catalog's own methods and so
- * through its commit path, then the pass recorded in {@code sys/maintenance_status}. A step that
- * fails is recorded as failed and the next one still runs: each is safe to repeat and to run in any
- * order.
+ * DuckLake's order (flush, expire, merge, rewrite, cleanup), each through the catalog's own methods
+ * and so through its commit path, then the pass recorded in {@code sys/maintenance_status}. A step
+ * that fails is recorded as failed and the next one still runs: each is safe to repeat and to run
+ * in any order.
  *
  * <p>Scheduled passes run on one daemon thread of their own ({@code moraine-maintenance-<n>}), one
  * after the other, each {@link MaintenancePolicy#interval()} after the previous one ended. Guarded
@@ -118,6 +121,7 @@ public final class MaintenanceRunner {
     // To the microsecond, as the record keeps it.
     Instant started = Clock.systemUTC().instant().truncatedTo(ChronoUnit.MICROS);
     List<Step> steps = new ArrayList<>();
+    steps.add(step("flush", () -> flush(policy)));
     steps.add(step("expire", () -> expire(policy)));
     steps.add(step("merge", () -> merge(policy)));
     steps.add(step("rewrite", () -> rewrite(policy)));
@@ -147,6 +151,48 @@ public final class MaintenanceRunner {
       LOG.warn("maintenance step {} failed: {}", name, e.toString());
       return new Step(name, Step.FAILED, String.valueOf(e.getMessage()));
     }
+  }
+
+  private Optional<String> flush(MaintenancePolicy policy) {
+    if (policy.flusher().isEmpty()) {
+      return Optional.empty();
+    }
+    CatalogSnapshot head = catalog.snapshot();
+    Set<Long> withDeletes = new HashSet<>();
+    for (InlinedFileDelete d : head.history().inlinedFileDeletes()) {
+      withDeletes.add(d.tableId());
+    }
+    int flushed = 0;
+    int left = 0;
+    for (TableInfo table : head.tables()) {
+      long tableId = table.tableId();
+      if (!withDeletes.contains(tableId) && head.history().inlinedRows(tableId).isEmpty()) {
+        continue;
+      }
+      Optional<InlineFlush> files = policy.flusher().get().flush(head, tableId);
+      if (files.isEmpty()) {
+        left++;
+        continue;
+      }
+      try {
+        catalog.commit(tx -> tx.flushInlined(tableId, files.get()));
+        flushed++;
+      } catch (CommitConflictException
+          | InvalidArgumentException
+          | NotFoundException
+          | IndexedTableException e) {
+        // A concurrent inline delete or flush of the table, its drop, an index on it (RFC 0002
+        // §10.1: entries are not maintained here), or inlined data this
+        // library's flush cannot take (an inline update's second row version): the next pass
+        // tries again from what it left. The written files are then orphans for the orphan search.
+        left++;
+      }
+    }
+    return Optional.of(
+        "flushed "
+            + flushed
+            + " tables"
+            + (left == 0 ? "" : "; " + left + " left for a later pass"));
   }
 
   private Optional<String> expire(MaintenancePolicy policy) {

@@ -1,17 +1,13 @@
 package dev.moraine.duckdb.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
-import dev.moraine.core.catalog.model.NewFileColumnStats;
 import dev.moraine.core.kv.KvStore;
-import dev.moraine.duckdb.export.DuckLakeExport;
-import dev.moraine.duckdb.reference.DuckLakeExtension;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
 import dev.moraine.parquet.CompactionInput;
 import dev.moraine.parquet.ParquetCompaction;
@@ -19,14 +15,8 @@ import dev.moraine.store.ObjectStoreSpec;
 import dev.moraine.store.SlateStoreProvider;
 import dev.moraine.store.StoreConfig;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -137,7 +127,7 @@ class ParquetCompactionTest {
         catalog.commit(tx -> tx.createTable(0, "t", columns));
         for (int k = 0; k < 3; k++) {
           stock.execute(insert.apply(50 * k, 50 * k + 50));
-          NewDataFile file = asStock(stock, k);
+          NewDataFile file = StockFiles.asStock(stock, k);
           catalog.commit(tx -> tx.registerDataFile(1, file));
         }
 
@@ -150,7 +140,7 @@ class ParquetCompactionTest {
                 table.resolve("moraine-merged.parquet"),
                 "moraine-merged.parquet");
         assertEquals(150, merged.recordCount());
-        assertEquals(statsOf(stock, 3), comparable(merged.columnStats()));
+        assertEquals(StockFiles.statsOf(stock, 3), StockFiles.comparable(merged.columnStats()));
         catalog.commit(tx -> tx.mergeDataFiles(1, List.of(0L, 1L, 2L), merged));
 
         // A delete on the merged file, registered on our side with stock's delete file.
@@ -163,9 +153,9 @@ class ParquetCompactionTest {
                     NewDeleteFile.parquet(
                         3,
                         (String) del.get("path"),
-                        number(del, "delete_count"),
-                        number(del, "file_size_bytes"),
-                        number(del, "footer_size"))));
+                        StockFiles.number(del, "delete_count"),
+                        StockFiles.number(del, "file_size_bytes"),
+                        StockFiles.number(del, "footer_size"))));
 
         // The rewrite: stock's rewrite_data_files, and ours through the helper.
         stock.execute(
@@ -182,116 +172,16 @@ class ParquetCompactionTest {
                 table.resolve("moraine-rewritten.parquet"),
                 "moraine-rewritten.parquet");
         assertEquals(100, rewritten.recordCount());
-        assertEquals(statsOf(stock, 5), comparable(rewritten.columnStats()));
+        assertEquals(StockFiles.statsOf(stock, 5), StockFiles.comparable(rewritten.columnStats()));
         catalog.commit(tx -> tx.rewriteDataFiles(1, List.of(3L), rewritten));
 
         // DuckDB reads our catalog as it reads stock's, at every snapshot.
         assertEquals(stock.latestSnapshot().snapshotId(), catalog.snapshot().info().snapshotId());
-        Path export = dir.resolve("ours.ducklake");
-        DuckLakeExport.export(catalog, catalog.snapshot(), export);
-        try (Connection ours = DuckLakeExtension.attachReadOnly(export, stock.dataPath())) {
-          for (long v = 2; v <= catalog.snapshot().info().snapshotId(); v++) {
-            String sql =
-                "SELECT concat_ws('|', "
-                    + projection
-                    + ") AS r FROM %s.t AT (VERSION => "
-                    + v
-                    + ") ORDER BY rowid";
-            List<String> expected = new ArrayList<>();
-            stock.query(String.format(sql, stock.alias())).forEach(r -> expected.add(r.toString()));
-            List<String> actual = rows(ours, String.format(sql, "lake"));
-            assertTrue(!expected.isEmpty(), "snapshot " + v + " holds rows");
-            assertEquals(expected, actual, "the rows at snapshot " + v);
-          }
-        }
+        StockFiles.assertReadAsStock(stock, catalog, dir.resolve("ours.ducklake"), projection);
       } finally {
         ObjectStoreSpec.dropInMemory(
             ((ObjectStoreSpec.InMemory) provider.config().objectStore()).name());
       }
     }
-  }
-
-  /** Data file {@code id} of stock's lake, registered as stock registered it. */
-  private static NewDataFile asStock(ReferenceDuckLake stock, long id) throws Exception {
-    Map<String, Object> row =
-        stock.rows("ducklake_data_file").stream()
-            .filter(r -> number(r, "data_file_id") == id)
-            .findFirst()
-            .orElseThrow();
-    List<NewFileColumnStats> stats = new ArrayList<>();
-    for (Map<String, Object> s : stock.rows("ducklake_file_column_stats")) {
-      if (number(s, "data_file_id") == id) {
-        stats.add(
-            new NewFileColumnStats(
-                number(s, "column_id"),
-                number(s, "column_size_bytes"),
-                number(s, "value_count"),
-                number(s, "null_count"),
-                Optional.ofNullable((String) s.get("min_value")),
-                Optional.ofNullable((String) s.get("max_value")),
-                Optional.ofNullable((Boolean) s.get("contains_nan")),
-                Optional.empty()));
-      }
-    }
-    return NewDataFile.parquet(
-            (String) row.get("path"),
-            number(row, "record_count"),
-            number(row, "file_size_bytes"),
-            number(row, "footer_size"))
-        .withColumnStats(stats);
-  }
-
-  /** Stock's statistics of data file {@code id}, without the sizes (each writer's own). */
-  private static Map<Long, List<Object>> statsOf(ReferenceDuckLake stock, long id)
-      throws Exception {
-    Map<Long, List<Object>> out = new LinkedHashMap<>();
-    for (Map<String, Object> s : stock.rows("ducklake_file_column_stats")) {
-      if (number(s, "data_file_id") == id) {
-        out.put(
-            number(s, "column_id"),
-            List.of(
-                number(s, "value_count"),
-                number(s, "null_count"),
-                Optional.ofNullable(s.get("min_value")),
-                Optional.ofNullable(s.get("max_value")),
-                Optional.ofNullable(s.get("contains_nan"))));
-      }
-    }
-    return out;
-  }
-
-  private static Map<Long, List<Object>> comparable(List<NewFileColumnStats> stats) {
-    Map<Long, List<Object>> out = new LinkedHashMap<>();
-    for (NewFileColumnStats s : stats) {
-      out.put(
-          s.columnId(),
-          List.of(
-              s.valueCount(),
-              s.nullCount(),
-              s.minValue().map(Object.class::cast),
-              s.maxValue().map(Object.class::cast),
-              s.containsNan().map(Object.class::cast)));
-    }
-    return out;
-  }
-
-  private static long number(Map<String, Object> row, String column) {
-    return ((Number) row.get(column)).longValue();
-  }
-
-  private static List<String> rows(Connection c, String sql) throws Exception {
-    List<String> out = new ArrayList<>();
-    try (Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      int n = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        for (int i = 1; i <= n; i++) {
-          row.put(rs.getMetaData().getColumnLabel(i), rs.getObject(i));
-        }
-        out.add(row.toString());
-      }
-    }
-    return out;
   }
 }

@@ -14,6 +14,7 @@ import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.FileMerger;
 import dev.moraine.core.catalog.FileRewriter;
+import dev.moraine.core.catalog.InlineFlusher;
 import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.DataFileInfo;
@@ -300,6 +301,7 @@ class ReadmeExamplesTest {
         PassingMerger merger = new PassingMerger();
         catalog.startMaintenance(
             MaintenancePolicy.every(Duration.ofMillis(10))
+                .flushingInlinedData(merger)
                 .expiringSnapshotsOlderThan(Duration.ofDays(7))
                 .mergingSmallFiles(merger, 100_000)
                 .rewritingDeletedRows(merger, 0.95)
@@ -312,7 +314,7 @@ class ReadmeExamplesTest {
         MaintenancePass pass = catalog.maintenanceStatus().get(0);
         assertEquals(MaintenancePass.SCHEDULED, pass.trigger());
         assertEquals(
-            List.of("ran", "ran", "ran", "ran"),
+            List.of("ran", "ran", "ran", "ran", "ran"),
             pass.steps().stream().map(s -> s.status()).toList());
         assertEquals(
             MaintenancePass.MANUAL,
@@ -322,7 +324,12 @@ class ReadmeExamplesTest {
   }
 
   /** A merger and rewriter that leaves every run and group as it is. */
-  private static final class PassingMerger implements FileMerger, FileRewriter {
+  private static final class PassingMerger implements InlineFlusher, FileMerger, FileRewriter {
+    @Override
+    public Optional<InlineFlush> flush(CatalogSnapshot snapshot, long tableId) {
+      return Optional.empty();
+    }
+
     @Override
     public Optional<NewDataFile> merge(long tableId, List<DataFileInfo> inputs) {
       return Optional.empty();

@@ -2,6 +2,7 @@ package dev.moraine.core.catalog.model;
 
 import dev.moraine.core.catalog.FileMerger;
 import dev.moraine.core.catalog.FileRewriter;
+import dev.moraine.core.catalog.InlineFlusher;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.LakeFiles;
 import java.time.Duration;
@@ -9,13 +10,14 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * What a maintenance pass does (RFC 0005 §5), in this order, each step only when configured: expire
- * snapshots, merge small files, rewrite files with many deleted rows, delete scheduled files. No
- * step has a default: each one changes the lake, so a host names what it wants. Immutable; each
- * method returns a changed copy.
+ * What a maintenance pass does (RFC 0005 §5), in this order, each step only when configured: flush
+ * inlined data into files, expire snapshots, merge small files, rewrite files with many deleted
+ * rows, delete scheduled files. No step has a default: each one changes the lake, so a host names
+ * what it wants. Immutable; each method returns a changed copy.
  *
  * <pre>{@code
  * catalog.startMaintenance(MaintenancePolicy.every(Duration.ofMinutes(10))
+ *     .flushingInlinedData(flusher)
  *     .expiringSnapshotsOlderThan(Duration.ofDays(7))
  *     .mergingSmallFiles(merger, 100_000)
  *     .rewritingDeletedRows(rewriter, 0.95)
@@ -37,6 +39,7 @@ public final class MaintenancePolicy {
   private Duration cleanupGrace = Duration.ZERO;
   private Optional<FileRewriter> rewriter = Optional.empty();
   private double deleteThreshold;
+  private Optional<InlineFlusher> flusher = Optional.empty();
 
   private MaintenancePolicy(Duration interval) {
     this.interval = interval;
@@ -54,6 +57,7 @@ public final class MaintenancePolicy {
     p.cleanupGrace = cleanupGrace;
     p.rewriter = rewriter;
     p.deleteThreshold = deleteThreshold;
+    p.flusher = flusher;
     return p;
   }
 
@@ -66,6 +70,22 @@ public final class MaintenancePolicy {
   public static MaintenancePolicy every(Duration interval) {
     requirePositive(interval, "the maintenance interval");
     return new MaintenancePolicy(interval);
+  }
+
+  /**
+   * Flushes each table's inlined data into files at each pass ({@code
+   * ducklake_flush_inlined_data}): for every live table with inlined rows or inline deletions,
+   * {@code flusher} writes the files and {@code flushInlined} registers them, one commit per table.
+   *
+   * @throws InvalidArgumentException if {@code flusher} is null
+   */
+  public MaintenancePolicy flushingInlinedData(InlineFlusher flusher) {
+    if (flusher == null) {
+      throw new InvalidArgumentException("the inline flusher must not be null");
+    }
+    MaintenancePolicy p = copy();
+    p.flusher = Optional.of(flusher);
+    return p;
   }
 
   /**
@@ -192,6 +212,10 @@ public final class MaintenancePolicy {
 
   public Optional<FileRewriter> rewriter() {
     return rewriter;
+  }
+
+  public Optional<InlineFlusher> flusher() {
+    return flusher;
   }
 
   /** The share of a file's rows that must be deleted for the rewrite step to take it. */
