@@ -31,6 +31,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
@@ -59,6 +60,9 @@ public final class CatalogReads implements ViewLoader {
   private final Cache<Long, SnapshotView> views;
   private final RecentHeadViews recentHeads;
   private final boolean writer;
+  // Counts the expiries this catalog has landed: raised by forgetSnapshots before it forgets, read
+  // by cache() around its put (see there for why that keeps expired views out of the cache).
+  private final AtomicLong expiries = new AtomicLong();
 
   public CatalogReads(ReadSource source, CatalogOptions options) {
     this(source, options, false);
@@ -109,6 +113,7 @@ public final class CatalogReads implements ViewLoader {
    * next load ({@link SnapshotView}).
    */
   public void forgetSnapshots(List<Long> snapshotIds) {
+    expiries.incrementAndGet();
     for (long id : snapshotIds) {
       recentHeads.remove(id);
       views.invalidate(id);
@@ -340,6 +345,7 @@ public final class CatalogReads implements ViewLoader {
       ensureOpen();
       return cached;
     }
+    long generation = expiries.get();
     SnapshotView view =
         load(
             "reading snapshot " + Long.toUnsignedString(snapshotId),
@@ -366,8 +372,23 @@ public final class CatalogReads implements ViewLoader {
               }
               return new SnapshotView(this, record, null, ViewState.EMPTY);
             });
-    views.put(snapshotId, view);
+    cache(generation, snapshotId, view);
     return view;
+  }
+
+  /**
+   * Keeps {@code view}, loaded after {@code generation} was read, in the cache, unless an expiry
+   * ran meanwhile (its snapshot may be gone, and forgetSnapshots may have run before the put, so
+   * nothing else would take it out). forgetSnapshots raises the count before it forgets; so either
+   * the count read here after the put has moved and the view is taken out again, or that expiry's
+   * forgetting comes after the put and takes it out. A view handed to the caller either way was
+   * correct when loaded, and its own loads check for expiry ({@link #mayBeExpired}).
+   */
+  private void cache(long generation, long snapshotId, SnapshotView view) {
+    views.put(snapshotId, view);
+    if (expiries.get() != generation) {
+      views.invalidate(snapshotId);
+    }
   }
 
   /**
@@ -381,6 +402,7 @@ public final class CatalogReads implements ViewLoader {
       throw new InvalidArgumentException("instant must not be null");
     }
     long micros = toMicros(instant);
+    long generation = expiries.get();
     SnapshotValue found =
         load(
             "finding the snapshot as of " + instant,
@@ -430,7 +452,7 @@ public final class CatalogReads implements ViewLoader {
       return cached;
     }
     SnapshotView view = new SnapshotView(this, found, null, ViewState.EMPTY);
-    views.put(found.getSnapshotId(), view);
+    cache(generation, found.getSnapshotId(), view);
     return view;
   }
 

@@ -247,6 +247,71 @@ class SnapshotExpiryTest {
    * few batches leaves a catalog that reads correctly, and running it again finishes it with the
    * same result.
    */
+  /**
+   * A reader loads snapshot 5 and is held after reading its record, while an expiry removes 5 and
+   * returns; the reader then builds its view and the catalog would cache it. Asked again, the
+   * catalog must answer SNAPSHOT_EXPIRED, not hand out the cached view of a snapshot that is gone.
+   */
+  @Test
+  void aSnapshotLoadedWhileItExpires_isNotKeptInTheCache() throws Exception {
+    try (CommitLake lake = new CommitLake()) {
+      history(lake.catalog);
+      java.util.concurrent.CountDownLatch read = new java.util.concurrent.CountDownLatch(1);
+      java.util.concurrent.CountDownLatch resume = new java.util.concurrent.CountDownLatch(1);
+      java.util.concurrent.atomic.AtomicReference<Thread> held =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      byte[] five =
+          dev.moraine.core.keyspace.key.KeyCodec.encode(
+              new dev.moraine.core.keyspace.key.SnapshotKey(5));
+      KvStore holding =
+          new ForwardingKvStore(lake.store) {
+            @Override
+            protected byte[] readOne(
+                String call,
+                dev.moraine.core.kv.KvReadView view,
+                byte[] key,
+                dev.moraine.core.kv.ReadDurability durability) {
+              byte[] value = super.readOne(call, view, key, durability);
+              if (Thread.currentThread() == held.get() && java.util.Arrays.equals(key, five)) {
+                read.countDown();
+                try {
+                  resume.await();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              }
+              return value;
+            }
+
+            @Override
+            public void close() {}
+          };
+      try (Catalog c = Catalog.open(holding, CatalogOptions.defaults())) {
+        java.util.concurrent.CompletableFuture<CatalogSnapshot> loading =
+            new java.util.concurrent.CompletableFuture<>();
+        Thread reader =
+            new Thread(
+                () -> {
+                  try {
+                    loading.complete(c.snapshotAt(5));
+                  } catch (RuntimeException e) {
+                    loading.completeExceptionally(e);
+                  }
+                });
+        held.set(reader);
+        reader.start();
+        read.await();
+        assertEquals(
+            List.of(5L), c.expireSnapshots(SnapshotExpiry.ids(List.of(5L))).expiredSnapshotIds());
+        resume.countDown();
+        reader.join();
+        assertEquals(5, loading.get().info().snapshotId(), "loaded before the expiry landed");
+        var e = assertThrows(NotFoundException.class, () -> c.snapshotAt(5));
+        assertEquals(ErrorCode.SNAPSHOT_EXPIRED, e.code());
+      }
+    }
+  }
+
   @Test
   void boundedBatches_andAnInterruptedExpiry_endWhereOneBatchEnds() {
     SnapshotExpiry expiry = SnapshotExpiry.retainLast(2);
