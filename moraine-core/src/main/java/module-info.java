@@ -3,10 +3,10 @@
  *
  * <p>What a host uses is exported: the catalog API and its records ({@code
  * dev.moraine.core.catalog}, {@code .catalog.model}), the store SPI a binding implements ({@code
- * .kv}), the lake's keyspace codecs ({@code .keyspace.*}), the catalog dump and the DuckLake row
- * rendering. The engine behind them is not: the commit path ({@code .commit}), the verbs ({@code
- * .verb}), the read model ({@code .view}), the inline Arrow encoding ({@code .inline}) and the
- * opening of a lake ({@code .lake}).
+ * .kv}), the lake's keyspace codecs ({@code .keyspace.*}) and index key encoding ({@code .index}),
+ * the catalog dump and the DuckLake row rendering. The engine behind them is not: the commit path
+ * ({@code .commit}), the verbs ({@code .verb}), the read model ({@code .view}), the inline Arrow
+ * encoding ({@code .inline}) and the opening of a lake ({@code .lake}).
  */
 module dev.moraine.core {
   requires transitive dev.moraine.ducklake;
@@ -26,6 +26,7 @@ module dev.moraine.core {
   exports dev.moraine.core.keyspace.value;
   exports dev.moraine.core.keyspace.inline;
   exports dev.moraine.core.keyspace.proto;
+  exports dev.moraine.core.index;
   exports dev.moraine.core.dump;
   exports dev.moraine.core.rows;
 }

@@ -15,11 +15,15 @@
 //! - `write-indexed <dir>` and `index-view <dir> [<value>...]` write a lake
 //!   with equality indexes and print what the crate's index API says about
 //!   it (see `indexed.rs`).
+//! - `write-index-matrix <dir>` writes a lake with an index per case of the
+//!   key encoding and prints the entries it gave the crate (see
+//!   `index_matrix.rs`).
 //!
 //! Every failure is one line on stderr and exit status 1.
 
 mod append;
 mod dump;
+mod index_matrix;
 mod indexed;
 mod inline;
 mod lake;
@@ -31,7 +35,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir> | write-indexed <dir> | index-view <dir> [<value>...]";
+    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir> | write-indexed <dir> | write-index-matrix <dir> | index-view <dir> [<value>...]";
 
 fn main() -> ExitCode {
     // A panic inside the crate or a dependency is reported like any other
@@ -89,6 +93,16 @@ fn run(args: &[String]) -> Result<(), String> {
                 return Err(USAGE.to_owned());
             };
             lake::runtime()?.block_on(indexed::write(Path::new(dir)))
+        }
+        "write-index-matrix" => {
+            let [dir] = rest else {
+                return Err(USAGE.to_owned());
+            };
+            let json = lake::runtime()?.block_on(index_matrix::write(Path::new(dir)))?;
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "{json}")
+                .and_then(|()| out.flush())
+                .map_err(|e| format!("cannot write the matrix: {e}"))
         }
         "index-view" => {
             let (dir, values) = rest.split_first().ok_or_else(|| USAGE.to_owned())?;
