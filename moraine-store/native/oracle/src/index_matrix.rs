@@ -424,7 +424,8 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn value_json(value: &Option<IndexKeyValue>) -> Value {
+/// An entry value as this tool prints it: null, or its kind and value.
+pub fn value_json(value: &Option<IndexKeyValue>) -> Value {
     match value {
         None => Value::Null,
         Some(IndexKeyValue::Int { value, width }) => {
@@ -449,4 +450,61 @@ fn width_bytes(width: IntWidth) -> u32 {
         IntWidth::I64 => 8,
         _ => 16,
     }
+}
+
+/// `index-expect <dir> <schema> <table> <column>...`: the entries the crate
+/// derives from the table's live inline rows for an index over `columns`, in
+/// its order, as JSON (row id and values, printed as `write-index-matrix`
+/// prints them).
+pub async fn expect(
+    dir: &Path,
+    schema: &str,
+    table: &str,
+    columns: &[String],
+) -> Result<String, String> {
+    let catalog = lake::open_reader(dir).await?;
+    let outcome = expected_entries(&catalog, schema, table, columns).await;
+    let closed = catalog.close().await;
+    let document = outcome?;
+    closed.map_err(|e| format!("cannot close the lake: {e}"))?;
+    serde_json::to_string(&document).map_err(|e| format!("cannot serialise the entries: {e}"))
+}
+
+async fn expected_entries(
+    catalog: &moraine::ReadOnlyCatalog,
+    schema: &str,
+    table: &str,
+    columns: &[String],
+) -> Result<Value, String> {
+    let head = catalog
+        .snapshot()
+        .await
+        .map_err(|e| format!("cannot read the head: {e}"))?;
+    let schema_id = head
+        .schema_by_name(schema)
+        .map(|s| s.id)
+        .ok_or_else(|| format!("no schema {schema}"))?;
+    let table_id = head
+        .table_by_name(schema_id, table)
+        .map(|t| t.id)
+        .ok_or_else(|| format!("no table {schema}.{table}"))?;
+    let mut ids = Vec::new();
+    for name in columns {
+        let id = head
+            .columns_of(table_id)
+            .into_iter()
+            .find(|c| c.parent_column.is_none() && c.name == *name)
+            .map(|c| c.id)
+            .ok_or_else(|| format!("no column {name}"))?;
+        ids.push(id);
+    }
+    let entries = catalog
+        .inline_backfill_entries(table_id, &ids)
+        .await
+        .map_err(|e| format!("cannot derive the inline entries: {e}"))?;
+    let shown: Vec<Value> = entries
+        .iter()
+        .map(|e| json!({"row_id": e.row_id, "values": e.values.iter().map(value_json).collect::<Vec<_>>()}))
+        .collect();
+    Ok(Value::Array(shown))
 }

@@ -18,6 +18,9 @@
 //! - `write-index-matrix <dir>` writes a lake with an index per case of the
 //!   key encoding and prints the entries it gave the crate (see
 //!   `index_matrix.rs`).
+//! - `index-expect <dir> <schema> <table> <column>...` prints the entries the
+//!   crate derives from a table's live inline rows for an index over those
+//!   columns.
 //!
 //! Every failure is one line on stderr and exit status 1.
 
@@ -35,7 +38,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir> | write-indexed <dir> | write-index-matrix <dir> | index-view <dir> [<value>...]";
+    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir> | write-indexed <dir> | write-index-matrix <dir> | index-expect <dir> <schema> <table> <column>... | index-view <dir> [<value>...]";
 
 fn main() -> ExitCode {
     // A panic inside the crate or a dependency is reported like any other
@@ -103,6 +106,21 @@ fn run(args: &[String]) -> Result<(), String> {
             writeln!(out, "{json}")
                 .and_then(|()| out.flush())
                 .map_err(|e| format!("cannot write the matrix: {e}"))
+        }
+        "index-expect" => {
+            let [dir, schema, table, columns @ ..] = rest else {
+                return Err(USAGE.to_owned());
+            };
+            if columns.is_empty() {
+                return Err(USAGE.to_owned());
+            }
+            let runtime = lake::runtime()?;
+            let json =
+                runtime.block_on(index_matrix::expect(Path::new(dir), schema, table, columns))?;
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "{json}")
+                .and_then(|()| out.flush())
+                .map_err(|e| format!("cannot write the entries: {e}"))
         }
         "index-view" => {
             let (dir, values) = rest.split_first().ok_or_else(|| USAGE.to_owned())?;

@@ -18,7 +18,6 @@ import dev.moraine.core.keyspace.key.KeyCodec;
 import dev.moraine.core.keyspace.value.IndexEntryValues;
 import dev.moraine.core.kv.KvReader;
 import dev.moraine.core.kv.ReaderMode;
-import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -75,7 +74,7 @@ class CrateIndexKeysTest {
         assertEquals(spec.get("unique").asBoolean(), index.unique(), index.name());
         for (JsonNode entry : spec.get("entries")) {
           List<IndexKeyValue> values = new ArrayList<>();
-          entry.get("values").forEach(v -> values.add(value(v)));
+          entry.get("values").forEach(v -> values.add(IndexJson.value(v)));
           long rowId = entry.get("row_id").asLong();
           IndexEntryKey key =
               IndexKeyEncoder.entryKey(index, IndexKeyEncoder.canonical(index, values), rowId);
@@ -98,38 +97,5 @@ class CrateIndexKeysTest {
             });
     assertFalse(written.isEmpty(), "the crate wrote index entries");
     assertEquals(expected, written);
-  }
-
-  /** An entry value as the oracle prints it, or null for a NULL. */
-  private static IndexKeyValue value(JsonNode v) {
-    if (v.isNull()) {
-      return null;
-    }
-    HexFormat hex = HexFormat.of();
-    if (v.has("int")) {
-      return new IndexKeyValue.Signed(
-          new BigInteger(v.get("int").asText()).longValueExact(), v.get("width").asInt());
-    }
-    if (v.has("uint")) {
-      return new IndexKeyValue.Unsigned(
-          new BigInteger(v.get("uint").asText()).longValue(), v.get("width").asInt());
-    }
-    if (v.has("f32_bits")) {
-      return new IndexKeyValue.Float32(
-          Float.intBitsToFloat(Integer.parseUnsignedInt(v.get("f32_bits").asText(), 16)));
-    }
-    if (v.has("f64_bits")) {
-      return new IndexKeyValue.Float64(
-          Double.longBitsToDouble(Long.parseUnsignedLong(v.get("f64_bits").asText(), 16)));
-    }
-    if (v.has("bool")) {
-      return new IndexKeyValue.Bool(v.get("bool").asBoolean());
-    }
-    if (v.has("text_hex")) {
-      return new IndexKeyValue.Text(
-          new String(
-              hex.parseHex(v.get("text_hex").asText()), java.nio.charset.StandardCharsets.UTF_8));
-    }
-    return new IndexKeyValue.Bytes(hex.parseHex(v.get("bytes_hex").asText()));
   }
 }
