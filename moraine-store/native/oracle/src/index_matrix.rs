@@ -455,15 +455,17 @@ fn width_bytes(width: IntWidth) -> u32 {
 /// `index-expect <dir> <schema> <table> <column>...`: the entries the crate
 /// derives from the table's live inline rows for an index over `columns`, in
 /// its order, as JSON (row id and values, printed as `write-index-matrix`
-/// prints them).
+/// prints them). With `data_dir` (`index-expect-files`), the entries it
+/// derives from the table's live data files under that directory instead.
 pub async fn expect(
     dir: &Path,
+    data_dir: Option<&Path>,
     schema: &str,
     table: &str,
     columns: &[String],
 ) -> Result<String, String> {
     let catalog = lake::open_reader(dir).await?;
-    let outcome = expected_entries(&catalog, schema, table, columns).await;
+    let outcome = expected_entries(&catalog, data_dir, schema, table, columns).await;
     let closed = catalog.close().await;
     let document = outcome?;
     closed.map_err(|e| format!("cannot close the lake: {e}"))?;
@@ -472,6 +474,7 @@ pub async fn expect(
 
 async fn expected_entries(
     catalog: &moraine::ReadOnlyCatalog,
+    data_dir: Option<&Path>,
     schema: &str,
     table: &str,
     columns: &[String],
@@ -498,10 +501,21 @@ async fn expected_entries(
             .ok_or_else(|| format!("no column {name}"))?;
         ids.push(id);
     }
-    let entries = catalog
-        .inline_backfill_entries(table_id, &ids)
-        .await
-        .map_err(|e| format!("cannot derive the inline entries: {e}"))?;
+    let entries = match data_dir {
+        None => catalog
+            .inline_backfill_entries(table_id, &ids)
+            .await
+            .map_err(|e| format!("cannot derive the inline entries: {e}"))?,
+        Some(data) => {
+            let files = object_store::local::LocalFileSystem::new_with_prefix(data)
+                .map_err(|e| format!("cannot open {}: {e}", data.display()))?;
+            let store = moraine::DataStore::new(std::sync::Arc::new(files));
+            catalog
+                .scoped_backfill_entries(store, "", table_id, &ids)
+                .await
+                .map_err(|e| format!("cannot derive the file entries: {e}"))?
+        }
+    };
     let shown: Vec<Value> = entries
         .iter()
         .map(|e| json!({"row_id": e.row_id, "values": e.values.iter().map(value_json).collect::<Vec<_>>()}))

@@ -20,7 +20,8 @@
 //!   `index_matrix.rs`).
 //! - `index-expect <dir> <schema> <table> <column>...` prints the entries the
 //!   crate derives from a table's live inline rows for an index over those
-//!   columns.
+//!   columns; `index-expect-files <dir> <data-dir> <schema> <table>
+//!   <column>...` the entries it derives from the table's live data files.
 //!
 //! Every failure is one line on stderr and exit status 1.
 
@@ -38,7 +39,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir> | write-indexed <dir> | write-index-matrix <dir> | index-expect <dir> <schema> <table> <column>... | index-view <dir> [<value>...]";
+    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir> | write-indexed <dir> | write-index-matrix <dir> | index-expect <dir> <schema> <table> <column>... | index-expect-files <dir> <data-dir> <schema> <table> <column>... | index-view <dir> [<value>...]";
 
 fn main() -> ExitCode {
     // A panic inside the crate or a dependency is reported like any other
@@ -86,10 +87,7 @@ fn run(args: &[String]) -> Result<(), String> {
             let (dir, at) = dump_arguments(rest)?;
             let runtime = lake::runtime()?;
             let json = runtime.block_on(dump::dump(Path::new(dir), at))?;
-            let mut out = std::io::stdout().lock();
-            writeln!(out, "{json}")
-                .and_then(|()| out.flush())
-                .map_err(|e| format!("cannot write the dump: {e}"))
+            print_line(&json, "dump")
         }
         "write-indexed" => {
             let [dir] = rest else {
@@ -102,10 +100,7 @@ fn run(args: &[String]) -> Result<(), String> {
                 return Err(USAGE.to_owned());
             };
             let json = lake::runtime()?.block_on(index_matrix::write(Path::new(dir)))?;
-            let mut out = std::io::stdout().lock();
-            writeln!(out, "{json}")
-                .and_then(|()| out.flush())
-                .map_err(|e| format!("cannot write the matrix: {e}"))
+            print_line(&json, "matrix")
         }
         "index-expect" => {
             let [dir, schema, table, columns @ ..] = rest else {
@@ -115,21 +110,37 @@ fn run(args: &[String]) -> Result<(), String> {
                 return Err(USAGE.to_owned());
             }
             let runtime = lake::runtime()?;
-            let json =
-                runtime.block_on(index_matrix::expect(Path::new(dir), schema, table, columns))?;
-            let mut out = std::io::stdout().lock();
-            writeln!(out, "{json}")
-                .and_then(|()| out.flush())
-                .map_err(|e| format!("cannot write the entries: {e}"))
+            let json = runtime.block_on(index_matrix::expect(
+                Path::new(dir),
+                None,
+                schema,
+                table,
+                columns,
+            ))?;
+            print_line(&json, "entries")
+        }
+        "index-expect-files" => {
+            let [dir, data, schema, table, columns @ ..] = rest else {
+                return Err(USAGE.to_owned());
+            };
+            if columns.is_empty() {
+                return Err(USAGE.to_owned());
+            }
+            let runtime = lake::runtime()?;
+            let json = runtime.block_on(index_matrix::expect(
+                Path::new(dir),
+                Some(Path::new(data)),
+                schema,
+                table,
+                columns,
+            ))?;
+            print_line(&json, "entries")
         }
         "index-view" => {
             let (dir, values) = rest.split_first().ok_or_else(|| USAGE.to_owned())?;
             let runtime = lake::runtime()?;
             let json = runtime.block_on(indexed::view(Path::new(dir), values))?;
-            let mut out = std::io::stdout().lock();
-            writeln!(out, "{json}")
-                .and_then(|()| out.flush())
-                .map_err(|e| format!("cannot write the view: {e}"))
+            print_line(&json, "view")
         }
         _ => Err(USAGE.to_owned()),
     }
@@ -151,4 +162,12 @@ fn dump_arguments(rest: &[String]) -> Result<(&str, Option<u64>), String> {
 /// promises one.
 fn one_line(message: &str) -> String {
     message.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Prints `json` as one line on standard output; `what` names it in the error.
+fn print_line(json: &str, what: &str) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{json}")
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write the {what}: {e}"))
 }

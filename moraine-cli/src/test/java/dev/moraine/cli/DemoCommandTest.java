@@ -100,16 +100,6 @@ class DemoCommandTest {
     }
   }
 
-  /** The Rust reference tool, built by moraine-store's test build in this reactor. */
-  private static Path oracleBinary() {
-    String configured = System.getProperty("moraine.oracle.binary");
-    return configured != null
-        ? Path.of(configured)
-        : Path.of("..", "moraine-store", "native", "target", "release", "moraine-oracle")
-            .toAbsolutePath()
-            .normalize();
-  }
-
   @Test
   void demoLake_dumpsTheSameInTheRustImplementation() throws Exception {
     Path lake = dir.resolve("lake");
@@ -118,7 +108,7 @@ class DemoCommandTest {
     assertEquals(0, java.status(), java.err());
     assertTrue(java.out().contains("\"head\":9"), java.out());
 
-    Path binary = oracleBinary();
+    Path binary = OracleBinary.path();
     assertTrue(Files.isExecutable(binary), "moraine-oracle is not built at " + binary);
     Path rustOut = dir.resolve("rust.json");
     Process oracle =
