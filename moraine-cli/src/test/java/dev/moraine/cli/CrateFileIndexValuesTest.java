@@ -198,6 +198,111 @@ class CrateFileIndexValuesTest {
     assertEquals(theirs, ours);
   }
 
+  /**
+   * A file written without field ids (the crate would find its columns through its name mapping)
+   * and a file that predates a column with a non-NULL initial default are refused rather than read
+   * as NULLs.
+   */
+  @Test
+  void filesWithoutFieldIds_orPredatingADefaultedColumn_areRefused() throws Exception {
+    Path file = dir.resolve("plain.parquet");
+    org.apache.parquet.schema.MessageType schema =
+        org.apache.parquet.schema.Types.buildMessage()
+            .optional(org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64)
+            .named("k")
+            .named("plain");
+    try (var writer =
+        org.apache.parquet.hadoop.example.ExampleParquetWriter.builder(
+                new org.apache.parquet.io.LocalOutputFile(file))
+            .withConf(new org.apache.parquet.conf.PlainParquetConfiguration())
+            .withType(schema)
+            .build()) {
+      var row = new org.apache.parquet.example.data.simple.SimpleGroupFactory(schema).newGroup();
+      row.add("k", 7L);
+      writer.write(row);
+    }
+    DataFileInfo info =
+        new DataFileInfo(
+            1,
+            4,
+            1,
+            OptionalLong.empty(),
+            "plain.parquet",
+            true,
+            "parquet",
+            1,
+            100,
+            10,
+            OptionalLong.of(0),
+            OptionalLong.empty(),
+            Optional.empty(),
+            OptionalLong.empty(),
+            OptionalLong.empty(),
+            List.of());
+    ColumnInfo k =
+        new ColumnInfo(
+            1,
+            1,
+            1,
+            1,
+            "k",
+            "int64",
+            Optional.empty(),
+            Optional.empty(),
+            true,
+            OptionalLong.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            List.of());
+    var noIds =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () -> ParquetIndexValues.read(file, info, List.of(k), java.util.Set.of()));
+    assertTrue(noIds.getMessage().contains("no field ids"), noIds.getMessage());
+
+    // The same file with the field id 1, and a column 2 added since with the default 5.
+    Path withIds = dir.resolve("ids.parquet");
+    org.apache.parquet.schema.MessageType idSchema =
+        org.apache.parquet.schema.Types.buildMessage()
+            .optional(org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64)
+            .id(1)
+            .named("k")
+            .named("ids");
+    try (var writer =
+        org.apache.parquet.hadoop.example.ExampleParquetWriter.builder(
+                new org.apache.parquet.io.LocalOutputFile(withIds))
+            .withConf(new org.apache.parquet.conf.PlainParquetConfiguration())
+            .withType(idSchema)
+            .build()) {
+      var row = new org.apache.parquet.example.data.simple.SimpleGroupFactory(idSchema).newGroup();
+      row.add("k", 7L);
+      writer.write(row);
+    }
+    ColumnInfo added =
+        new ColumnInfo(
+            1,
+            2,
+            2,
+            2,
+            "n",
+            "int64",
+            Optional.of("5"),
+            Optional.of("5"),
+            true,
+            OptionalLong.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            List.of());
+    assertEquals(
+        List.of(new ParquetIndexValues.Row(0, List.of(new IndexKeyValue.Signed(7, 8)))),
+        ParquetIndexValues.read(withIds, info, List.of(k), java.util.Set.of()));
+    var predates =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () -> ParquetIndexValues.read(withIds, info, List.of(k, added), java.util.Set.of()));
+    assertTrue(predates.getMessage().contains("initial default"), predates.getMessage());
+  }
+
   /** Flushes the table's inlined data with moraine-parquet's files. */
   private static void flush(Catalog catalog, long table, Path tableDir) throws Exception {
     InlineFlush flush = ParquetInlineFlush.write(catalog.snapshot(), table, tableDir).orElseThrow();

@@ -39,16 +39,24 @@ public final class ParquetIndexValues {
   /**
    * The rows of {@code file} (the local file of data file {@code info}) not at one of {@code
    * deletedPositions}, with the values of the top-level {@code columns} (found by their ids). A
-   * column the file does not hold reads as NULL.
+   * column the file does not hold (added after it was written) reads as NULL, its initial default.
    *
-   * @throws IllegalArgumentException if a column is not indexable, or the file carries no row ids
-   *     and has no {@code row_id_start}
+   * @throws IllegalArgumentException if a column is not indexable; the file has no field ids (the
+   *     crate matches such a file through its name mapping), or lacks a column whose initial
+   *     default is not NULL; or it carries no row ids and has no {@code row_id_start}
    * @throws IOException if the file cannot be read
    */
   public static List<Row> read(
       Path file, DataFileInfo info, List<ColumnInfo> columns, Set<Long> deletedPositions)
       throws IOException {
     MessageType schema = ParquetRows.schema(file);
+    if (schema.getFields().stream().allMatch(f -> f.getId() == null)) {
+      // The crate finds such a file's columns through its name mapping, which is not read here.
+      throw new IllegalArgumentException(
+          "data file "
+              + Long.toUnsignedString(info.dataFileId())
+              + " has no field ids; its columns are found by name mapping");
+    }
     List<Type> fields = new ArrayList<>();
     List<Long> perSecond = new ArrayList<>();
     for (ColumnInfo column : columns) {
@@ -66,6 +74,15 @@ public final class ParquetIndexValues {
       }
       if (found != null) {
         indexForm(found.asPrimitiveType());
+      } else if (column.initialDefault().isPresent()
+          && !column.initialDefault().get().equalsIgnoreCase("NULL")) {
+        // The crate gives such a row the column's initial default; its text is not read here.
+        throw new IllegalArgumentException(
+            "the file predates column '"
+                + column.name()
+                + "', whose initial default "
+                + column.initialDefault().get()
+                + " its rows would take");
       }
       fields.add(found);
     }
