@@ -211,16 +211,7 @@ class CrateFileIndexValuesTest {
             .optional(org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64)
             .named("k")
             .named("plain");
-    try (var writer =
-        org.apache.parquet.hadoop.example.ExampleParquetWriter.builder(
-                new org.apache.parquet.io.LocalOutputFile(file))
-            .withConf(new org.apache.parquet.conf.PlainParquetConfiguration())
-            .withType(schema)
-            .build()) {
-      var row = new org.apache.parquet.example.data.simple.SimpleGroupFactory(schema).newGroup();
-      row.add("k", 7L);
-      writer.write(row);
-    }
+    writeOneRow(file, schema);
     DataFileInfo info =
         new DataFileInfo(
             1,
@@ -268,16 +259,7 @@ class CrateFileIndexValuesTest {
             .id(1)
             .named("k")
             .named("ids");
-    try (var writer =
-        org.apache.parquet.hadoop.example.ExampleParquetWriter.builder(
-                new org.apache.parquet.io.LocalOutputFile(withIds))
-            .withConf(new org.apache.parquet.conf.PlainParquetConfiguration())
-            .withType(idSchema)
-            .build()) {
-      var row = new org.apache.parquet.example.data.simple.SimpleGroupFactory(idSchema).newGroup();
-      row.add("k", 7L);
-      writer.write(row);
-    }
+    writeOneRow(withIds, idSchema);
     ColumnInfo added =
         new ColumnInfo(
             1,
@@ -301,6 +283,21 @@ class CrateFileIndexValuesTest {
             IllegalArgumentException.class,
             () -> ParquetIndexValues.read(withIds, info, List.of(k, added), java.util.Set.of()));
     assertTrue(predates.getMessage().contains("initial default"), predates.getMessage());
+  }
+
+  /** Writes a file of {@code schema} holding one row, whose column {@code k} is 7. */
+  private static void writeOneRow(Path file, org.apache.parquet.schema.MessageType schema)
+      throws Exception {
+    try (var writer =
+        org.apache.parquet.hadoop.example.ExampleParquetWriter.builder(
+                new org.apache.parquet.io.LocalOutputFile(file))
+            .withConf(new org.apache.parquet.conf.PlainParquetConfiguration())
+            .withType(schema)
+            .build()) {
+      var row = new org.apache.parquet.example.data.simple.SimpleGroupFactory(schema).newGroup();
+      row.add("k", 7L);
+      writer.write(row);
+    }
   }
 
   /** Flushes the table's inlined data with moraine-parquet's files. */

@@ -57,11 +57,10 @@ public final class ParquetIndexValues {
               + Long.toUnsignedString(info.dataFileId())
               + " has no field ids; its columns are found by name mapping");
     }
-    List<Type> fields = new ArrayList<>();
-    List<Long> perSecond = new ArrayList<>();
+    // How each asked-for column is read, worked out once for the file; null for one it lacks.
+    List<Reading> readings = new ArrayList<>();
     for (ColumnInfo column : columns) {
       long id = column.columnId();
-      perSecond.add(unitsPerSecond(column.type()));
       Type found = null;
       for (Type f : schema.getFields()) {
         if (f.getId() != null && f.getId().intValue() == id) {
@@ -73,8 +72,10 @@ public final class ParquetIndexValues {
             "column " + id + " is " + found + ", which is not indexable");
       }
       if (found != null) {
-        indexForm(found.asPrimitiveType());
-      } else if (column.initialDefault().isPresent()
+        readings.add(Reading.of(found.asPrimitiveType(), unitsPerSecond(column.type())));
+        continue;
+      }
+      if (column.initialDefault().isPresent()
           && !column.initialDefault().get().equalsIgnoreCase("NULL")) {
         // The crate gives such a row the column's initial default; its text is not read here.
         throw new IllegalArgumentException(
@@ -84,7 +85,7 @@ public final class ParquetIndexValues {
                 + column.initialDefault().get()
                 + " its rows would take");
       }
-      fields.add(found);
+      readings.add(null);
     }
     boolean rowIds = schema.containsField(ParquetCompaction.ROW_ID);
     if (!rowIds && info.rowIdStart().isEmpty()) {
@@ -105,12 +106,8 @@ public final class ParquetIndexValues {
                 ? g.getLong(ParquetCompaction.ROW_ID, 0)
                 : info.rowIdStart().orElseThrow() + position;
         List<IndexKeyValue> values = new ArrayList<>();
-        for (int i = 0; i < fields.size(); i++) {
-          Type f = fields.get(i);
-          values.add(
-              f == null || g.getFieldRepetitionCount(f.getName()) == 0
-                  ? null
-                  : value(g, f.getName(), f.asPrimitiveType(), perSecond.get(i)));
+        for (Reading r : readings) {
+          values.add(r == null || g.getFieldRepetitionCount(r.name()) == 0 ? null : r.value(g));
         }
         out.add(new Row(rowId, values));
       }
@@ -196,33 +193,47 @@ public final class ParquetIndexValues {
         : Math.multiplyExact(stored, perSecond / storedPerSecond);
   }
 
-  private static IndexKeyValue value(Group g, String name, PrimitiveType type, long perSecond) {
-    int width =
-        type.getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation i
-            ? i.getBitWidth() / 8
-            : type.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.INT32 ? 4 : 8;
-    return switch (indexForm(type)) {
-      case BOOL -> new IndexKeyValue.Bool(g.getBoolean(name, 0));
-      case FLOAT32 -> new IndexKeyValue.Float32(g.getFloat(name, 0));
-      case FLOAT64 -> new IndexKeyValue.Float64(g.getDouble(name, 0));
-      case SIGNED, UNSIGNED -> {
-        long v =
-            type.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.INT32
-                ? (indexForm(type) == Form.UNSIGNED
-                    ? Integer.toUnsignedLong(g.getInteger(name, 0))
-                    : g.getInteger(name, 0))
-                : g.getLong(name, 0);
-        if (perSecond != 0
-            && type.getLogicalTypeAnnotation()
-                instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation t) {
-          v = inColumnUnit(v, t.getUnit(), perSecond);
+  /**
+   * How one column of the file is read: its field's name, its index form, its integer width in
+   * bytes, and for a timestamp column the units per second of its DuckLake type (0 otherwise).
+   */
+  private record Reading(String name, PrimitiveType type, Form form, int width, long perSecond) {
+    /**
+     * @throws IllegalArgumentException if the field is not indexable
+     */
+    static Reading of(PrimitiveType type, long perSecond) {
+      int width =
+          type.getLogicalTypeAnnotation()
+                  instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation i
+              ? i.getBitWidth() / 8
+              : type.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.INT32 ? 4 : 8;
+      return new Reading(type.getName(), type, indexForm(type), width, perSecond);
+    }
+
+    IndexKeyValue value(Group g) {
+      return switch (form) {
+        case BOOL -> new IndexKeyValue.Bool(g.getBoolean(name, 0));
+        case FLOAT32 -> new IndexKeyValue.Float32(g.getFloat(name, 0));
+        case FLOAT64 -> new IndexKeyValue.Float64(g.getDouble(name, 0));
+        case SIGNED, UNSIGNED -> {
+          long v =
+              type.getPrimitiveTypeName() != PrimitiveType.PrimitiveTypeName.INT32
+                  ? g.getLong(name, 0)
+                  : form == Form.UNSIGNED
+                      ? Integer.toUnsignedLong(g.getInteger(name, 0))
+                      : g.getInteger(name, 0);
+          if (perSecond != 0
+              && type.getLogicalTypeAnnotation()
+                  instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation t) {
+            v = inColumnUnit(v, t.getUnit(), perSecond);
+          }
+          yield form == Form.SIGNED
+              ? new IndexKeyValue.Signed(v, width)
+              : new IndexKeyValue.Unsigned(v, width);
         }
-        yield indexForm(type) == Form.SIGNED
-            ? new IndexKeyValue.Signed(v, width)
-            : new IndexKeyValue.Unsigned(v, width);
-      }
-      case TEXT -> new IndexKeyValue.Text(g.getBinary(name, 0).toStringUsingUTF8());
-      case BYTES -> new IndexKeyValue.Bytes(g.getBinary(name, 0).getBytes());
-    };
+        case TEXT -> new IndexKeyValue.Text(g.getBinary(name, 0).toStringUsingUTF8());
+        case BYTES -> new IndexKeyValue.Bytes(g.getBinary(name, 0).getBytes());
+      };
+    }
   }
 }
