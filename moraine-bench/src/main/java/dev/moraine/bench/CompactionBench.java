@@ -7,6 +7,7 @@ import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.CommitBody;
 import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.MaintenancePass;
 import dev.moraine.core.catalog.model.MaintenancePolicy;
 import dev.moraine.core.catalog.model.NewDataFile;
@@ -15,6 +16,7 @@ import dev.moraine.parquet.CompactionInput;
 import dev.moraine.parquet.LocalFileMerger;
 import dev.moraine.parquet.ParquetCodecs;
 import dev.moraine.parquet.ParquetCompaction;
+import dev.moraine.parquet.ParquetInlineFlush;
 import dev.moraine.store.ObjectStoreLakeFiles;
 import dev.moraine.store.ObjectStoreSpec;
 import dev.moraine.store.SlateStoreProvider;
@@ -51,10 +53,14 @@ import org.apache.parquet.schema.MessageTypeParser;
  * <ul>
  *   <li>the compaction of table {@code a}: moraine-parquet's merge of its files into one, and the
  *       {@code mergeDataFiles} commit that registers it;
+ *   <li>the flush of table {@code c}'s inlined data (1,000 rows inlined by 100 commits, 10 of them
+ *       deleted): moraine-parquet's {@code ParquetInlineFlush} writing its files, and the {@code
+ *       flushInlined} commit that registers them;
  *   <li>the writer committing one (large, so never merged) file at a time, alone for five seconds,
- *       and again while one maintenance pass runs on another thread: expiry down to the newest
- *       snapshot, the merge of table {@code b}'s files with {@code LocalFileMerger}, and the
- *       cleanup of every scheduled file.
+ *       and again while one maintenance pass runs on another thread: the flush of table {@code d}'s
+ *       inlined data (inlined as {@code c}'s), expiry down to the newest snapshot, the merge of
+ *       table {@code b}'s files with {@code LocalFileMerger}, and the cleanup of every scheduled
+ *       file.
  * </ul>
  *
  * It prints {@code key=value} lines.
@@ -95,6 +101,10 @@ public final class CompactionBench {
       long a = table(catalog, "a");
       long b = table(catalog, "b");
       long w = table(catalog, "w");
+      long c = table(catalog, "c");
+      long d = table(catalog, "d");
+      inline(catalog, c);
+      inline(catalog, d);
       long t0 = System.nanoTime();
       fill(catalog, data.resolve("main").resolve("a"), a, files);
       fill(catalog, data.resolve("main").resolve("b"), b, files);
@@ -118,12 +128,25 @@ public final class CompactionBench {
       print("merge_write_seconds", (m1 - m0) / 1e9);
       print("merge_commit_ms", (m2 - m1) / 1e6);
 
+      Path cDir = data.resolve("main").resolve("c");
+      Files.createDirectories(cDir);
+      long f0 = System.nanoTime();
+      InlineFlush flush = ParquetInlineFlush.write(catalog.snapshot(), c, cDir).orElseThrow();
+      long f1 = System.nanoTime();
+      catalog.commit(tx -> tx.flushInlined(c, flush));
+      long f2 = System.nanoTime();
+      print("flush_rows", flush.dataFile().orElseThrow().recordCount());
+      print("flush_write_ms", (f1 - f0) / 1e6);
+      print("flush_commit_ms", (f2 - f1) / 1e6);
+      Files.createDirectories(data.resolve("main").resolve("d"));
+
       long[] alone = writer(catalog, w, null);
       AtomicBoolean running = new AtomicBoolean(true);
       MaintenancePass[] pass = new MaintenancePass[1];
       long[] passNanos = new long[1];
       MaintenancePolicy policy =
           MaintenancePolicy.every(Duration.ofHours(1))
+              .flushingInlinedData(LocalFileMerger.of(catalog, data))
               .keepingNewestSnapshots(1)
               .mergingSmallFiles(LocalFileMerger.of(catalog, data), ROWS + 1)
               .cleaningUpFiles(lakeFiles, Duration.ZERO);
@@ -146,6 +169,7 @@ public final class CompactionBench {
         System.out.println("pass_step_" + step.step() + "=" + step.status() + " " + step.detail());
       }
       print("b_files_after_pass", catalog.snapshot().dataFiles(b).size());
+      print("d_inlined_rows_after_pass", catalog.snapshot().inlinedRows(d).rows().size());
       latencies("alone", alone);
       latencies("during_pass", during);
     }
@@ -163,6 +187,24 @@ public final class CompactionBench {
                         ColumnDef.of("city", "varchar"),
                         ColumnDef.of("amount", "float64").notNull())))
         .value();
+  }
+
+  /** Inlines 1,000 rows into {@code table}, 10 a commit, then deletes 10 of them inline. */
+  private static void inline(Catalog catalog, long table) {
+    for (int k = 0; k < 100; k++) {
+      List<List<Object>> rows = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        long id = k * 10L + i;
+        rows.add(
+            java.util.Arrays.asList(
+                id, id % 5 == 4 ? null : CITIES[(int) (id % CITIES.length)], (id % 1000) / 4.0));
+      }
+      catalog.commit(tx -> tx.insertInlined(table, rows));
+    }
+    for (long id = 0; id < 1000; id += 100) {
+      long rowId = id;
+      catalog.commit(tx -> tx.deleteRowInline(table, rowId));
+    }
   }
 
   /** Writes and registers {@code files} files of {@code ROWS} rows into {@code table}. */
