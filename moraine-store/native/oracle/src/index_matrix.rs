@@ -479,6 +479,110 @@ async fn expected_entries(
     table: &str,
     columns: &[String],
 ) -> Result<Value, String> {
+    let (table_id, ids) = resolve(catalog, schema, table, columns).await?;
+    let entries = match data_dir {
+        None => inline_entries(catalog, table_id, &ids).await?,
+        Some(data) => file_entries(catalog, data, table_id, &ids).await?,
+    };
+    let shown: Vec<Value> = entries
+        .iter()
+        .map(|e| json!({"row_id": e.row_id, "values": e.values.iter().map(value_json).collect::<Vec<_>>()}))
+        .collect();
+    Ok(Value::Array(shown))
+}
+
+/// The entries the crate derives for an index over `ids` from the table's
+/// live inlined rows.
+async fn inline_entries(
+    catalog: &moraine::ReadOnlyCatalog,
+    table_id: moraine::TableId,
+    ids: &[moraine::ColumnId],
+) -> Result<Vec<moraine::IndexEntry>, String> {
+    catalog
+        .inline_backfill_entries(table_id, ids)
+        .await
+        .map_err(|e| format!("cannot derive the inline entries: {e}"))
+}
+
+/// The entries the crate derives for an index over `ids` from the table's
+/// live data files, read under `data`.
+async fn file_entries(
+    catalog: &moraine::ReadOnlyCatalog,
+    data: &Path,
+    table_id: moraine::TableId,
+    ids: &[moraine::ColumnId],
+) -> Result<Vec<moraine::IndexEntry>, String> {
+    let files = object_store::local::LocalFileSystem::new_with_prefix(data)
+        .map_err(|e| format!("cannot open {}: {e}", data.display()))?;
+    let store = moraine::DataStore::new(std::sync::Arc::new(files));
+    catalog
+        .scoped_backfill_entries(store, "", table_id, ids)
+        .await
+        .map_err(|e| format!("cannot derive the file entries: {e}"))
+}
+
+/// `create-index`: the crate creates an index over `columns` of
+/// `schema.table`, backfilled with the entries it derives from the live
+/// inlined rows and, with `data_dir`, the live data files read under it.
+pub async fn create_index(
+    dir: &Path,
+    data_dir: Option<&Path>,
+    schema: &str,
+    table: &str,
+    name: &str,
+    unique: bool,
+    columns: &[String],
+) -> Result<(), String> {
+    let reader = lake::open_reader(dir).await?;
+    let derived = backfill(&reader, data_dir, schema, table, columns).await;
+    let closed = reader.close().await;
+    let (table_id, ids, entries) = derived?;
+    closed.map_err(|e| format!("cannot close the lake: {e}"))?;
+    let catalog = lake::open_writer(dir).await?;
+    let def = moraine::IndexDef {
+        name: name.to_owned(),
+        columns: ids,
+        unique,
+    };
+    let outcome = commit(&catalog, "create the index", |tx| {
+        tx.create_index(table_id, &def, &entries).map(drop)
+    })
+    .await;
+    let closed = catalog.close().await;
+    outcome?;
+    closed.map_err(|e| format!("cannot close the lake: {e}"))
+}
+
+/// The table, the column ids and the backfill of `create-index`.
+async fn backfill(
+    catalog: &moraine::ReadOnlyCatalog,
+    data_dir: Option<&Path>,
+    schema: &str,
+    table: &str,
+    columns: &[String],
+) -> Result<
+    (
+        moraine::TableId,
+        Vec<moraine::ColumnId>,
+        Vec<moraine::IndexEntry>,
+    ),
+    String,
+> {
+    let (table_id, ids) = resolve(catalog, schema, table, columns).await?;
+    let mut entries = inline_entries(catalog, table_id, &ids).await?;
+    if let Some(data) = data_dir {
+        entries.extend(file_entries(catalog, data, table_id, &ids).await?);
+    }
+    Ok((table_id, ids, entries))
+}
+
+/// The id of `schema.table` and of its top-level `columns`, at the head.
+async fn resolve(
+    catalog: &moraine::ReadOnlyCatalog,
+    schema: &str,
+    table: &str,
+    columns: &[String],
+) -> Result<(moraine::TableId, Vec<moraine::ColumnId>), String> {
     let head = catalog
         .snapshot()
         .await
@@ -501,24 +605,5 @@ async fn expected_entries(
             .ok_or_else(|| format!("no column {name}"))?;
         ids.push(id);
     }
-    let entries = match data_dir {
-        None => catalog
-            .inline_backfill_entries(table_id, &ids)
-            .await
-            .map_err(|e| format!("cannot derive the inline entries: {e}"))?,
-        Some(data) => {
-            let files = object_store::local::LocalFileSystem::new_with_prefix(data)
-                .map_err(|e| format!("cannot open {}: {e}", data.display()))?;
-            let store = moraine::DataStore::new(std::sync::Arc::new(files));
-            catalog
-                .scoped_backfill_entries(store, "", table_id, &ids)
-                .await
-                .map_err(|e| format!("cannot derive the file entries: {e}"))?
-        }
-    };
-    let shown: Vec<Value> = entries
-        .iter()
-        .map(|e| json!({"row_id": e.row_id, "values": e.values.iter().map(value_json).collect::<Vec<_>>()}))
-        .collect();
-    Ok(Value::Array(shown))
+    Ok((table_id, ids))
 }

@@ -22,6 +22,10 @@
 //!   crate derives from a table's live inline rows for an index over those
 //!   columns; `index-expect-files <dir> <data-dir> <schema> <table>
 //!   <column>...` the entries it derives from the table's live data files.
+//! - `create-index <dir> <data-dir|-> <schema> <table> <name> <unique|multi>
+//!   <column>...` has the crate create an index over those columns of an
+//!   existing lake, backfilled with the entries it derives from the table's
+//!   live inlined rows and (unless `-`) its live data files.
 //!
 //! Every failure is one line on stderr and exit status 1.
 
@@ -39,7 +43,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir> | write-indexed <dir> | write-index-matrix <dir> | index-expect <dir> <schema> <table> <column>... | index-expect-files <dir> <data-dir> <schema> <table> <column>... | index-view <dir> [<value>...]";
+    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir> | write-indexed <dir> | write-index-matrix <dir> | index-expect <dir> <schema> <table> <column>... | index-expect-files <dir> <data-dir> <schema> <table> <column>... | create-index <dir> <data-dir|-> <schema> <table> <name> <unique|multi> <column>... | index-view <dir> [<value>...]";
 
 fn main() -> ExitCode {
     // A panic inside the crate or a dependency is reported like any other
@@ -135,6 +139,24 @@ fn run(args: &[String]) -> Result<(), String> {
                 columns,
             ))?;
             print_line(&json, "entries")
+        }
+        "create-index" => {
+            let [dir, data, schema, table, name, kind, columns @ ..] = rest else {
+                return Err(USAGE.to_owned());
+            };
+            if columns.is_empty() || (kind != "unique" && kind != "multi") {
+                return Err(USAGE.to_owned());
+            }
+            let data = (data != "-").then(|| Path::new(data));
+            lake::runtime()?.block_on(index_matrix::create_index(
+                Path::new(dir),
+                data,
+                schema,
+                table,
+                name,
+                kind == "unique",
+                columns,
+            ))
         }
         "index-view" => {
             let (dir, values) = rest.split_first().ok_or_else(|| USAGE.to_owned())?;

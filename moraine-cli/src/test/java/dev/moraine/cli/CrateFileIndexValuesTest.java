@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.CatalogSnapshot;
@@ -27,7 +26,6 @@ import dev.moraine.store.ObjectStoreSpec;
 import dev.moraine.store.SlateStoreProvider;
 import dev.moraine.store.StoreConfig;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -43,7 +41,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -174,25 +171,13 @@ class CrateFileIndexValuesTest {
     assertFalse(ours.containsKey(6L));
 
     List<String> args =
-        new ArrayList<>(
-            List.of(
-                OracleBinary.path().toString(),
-                "index-expect-files",
-                lake.toString(),
-                data.toString(),
-                "s",
-                "t"));
+        new ArrayList<>(List.of("index-expect-files", lake.toString(), data.toString(), "s", "t"));
     COLUMNS.forEach(c -> args.add(c[0]));
-    Path out = dir.resolve("entries.json");
-    Path err = dir.resolve("entries.err");
-    Process oracle =
-        new ProcessBuilder(args).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    assertTrue(oracle.waitFor(2, TimeUnit.MINUTES), "moraine-oracle did not finish");
-    assertEquals(0, oracle.exitValue(), Files.readString(err));
+    JsonNode entries = CrateOracle.json(dir, args.toArray(String[]::new));
     Map<Long, String> theirs = new TreeMap<>();
-    for (JsonNode e : new ObjectMapper().readTree(out.toFile())) {
+    for (JsonNode e : entries) {
       List<IndexKeyValue> values = new ArrayList<>();
-      e.get("values").forEach(v -> values.add(value(v)));
+      e.get("values").forEach(v -> values.add(CrateOracle.value(v)));
       theirs.put(e.get("row_id").asLong(), key(values));
     }
     assertEquals(theirs, ours);
@@ -276,7 +261,7 @@ class CrateFileIndexValuesTest {
             Optional.empty(),
             List.of());
     assertEquals(
-        List.of(new ParquetIndexValues.Row(0, List.of(new IndexKeyValue.Signed(7, 8)))),
+        List.of(new ParquetIndexValues.Row(0, 0, List.of(new IndexKeyValue.Signed(7, 8)))),
         ParquetIndexValues.read(withIds, info, List.of(k), java.util.Set.of()));
     var predates =
         org.junit.jupiter.api.Assertions.assertThrows(
@@ -334,37 +319,5 @@ class CrateFileIndexValuesTest {
       columns.add(COLUMNS.get(i)[0] + "=" + HexFormat.of().formatHex(k));
     }
     return String.join(" ", columns);
-  }
-
-  /** An entry value as the oracle prints it, or null for a NULL. */
-  private static IndexKeyValue value(JsonNode v) {
-    if (v.isNull()) {
-      return null;
-    }
-    HexFormat hex = HexFormat.of();
-    if (v.has("int")) {
-      return new IndexKeyValue.Signed(
-          new BigInteger(v.get("int").asText()).longValueExact(), v.get("width").asInt());
-    }
-    if (v.has("uint")) {
-      return new IndexKeyValue.Unsigned(
-          new BigInteger(v.get("uint").asText()).longValue(), v.get("width").asInt());
-    }
-    if (v.has("f32_bits")) {
-      return new IndexKeyValue.Float32(
-          Float.intBitsToFloat(Integer.parseUnsignedInt(v.get("f32_bits").asText(), 16)));
-    }
-    if (v.has("f64_bits")) {
-      return new IndexKeyValue.Float64(
-          Double.longBitsToDouble(Long.parseUnsignedLong(v.get("f64_bits").asText(), 16)));
-    }
-    if (v.has("bool")) {
-      return new IndexKeyValue.Bool(v.get("bool").asBoolean());
-    }
-    if (v.has("text_hex")) {
-      return new IndexKeyValue.Text(
-          new String(hex.parseHex(v.get("text_hex").asText()), StandardCharsets.UTF_8));
-    }
-    return new IndexKeyValue.Bytes(hex.parseHex(v.get("bytes_hex").asText()));
   }
 }

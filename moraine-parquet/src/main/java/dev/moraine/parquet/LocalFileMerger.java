@@ -44,6 +44,11 @@ public final class LocalFileMerger implements InlineFlusher, FileMerger, FileRew
 
   /** The local directory of table {@code tableId} at {@code snapshot}. */
   public Path tableDirectory(CatalogSnapshot snapshot, long tableId) {
+    return tableDirectory(dataPath, snapshot, tableId);
+  }
+
+  /** The local directory of table {@code tableId} at {@code snapshot}, under {@code dataPath}. */
+  static Path tableDirectory(Path dataPath, CatalogSnapshot snapshot, long tableId) {
     TableInfo table = snapshot.table(tableId).orElseThrow();
     SchemaInfo schema = snapshot.schema(table.schemaId()).orElseThrow();
     Path schemaDir =

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.LongPredicate;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -33,8 +34,11 @@ import org.apache.parquet.schema.Type;
 public final class ParquetIndexValues {
   private ParquetIndexValues() {}
 
-  /** One row's id and its values in the order of the columns asked for (null for a NULL). */
-  public record Row(long rowId, List<IndexKeyValue> values) {}
+  /**
+   * One row's position in the file, its id and its values in the order of the columns asked for
+   * (null for a NULL).
+   */
+  public record Row(long position, long rowId, List<IndexKeyValue> values) {}
 
   /**
    * The rows of {@code file} (the local file of data file {@code info}) not at one of {@code
@@ -48,6 +52,16 @@ public final class ParquetIndexValues {
    */
   public static List<Row> read(
       Path file, DataFileInfo info, List<ColumnInfo> columns, Set<Long> deletedPositions)
+      throws IOException {
+    return read(file, info, columns, p -> !deletedPositions.contains(p));
+  }
+
+  /**
+   * As {@link #read(Path, DataFileInfo, List, Set)}, for the rows at the positions {@code wanted}
+   * takes.
+   */
+  public static List<Row> read(
+      Path file, DataFileInfo info, List<ColumnInfo> columns, LongPredicate wanted)
       throws IOException {
     MessageType schema = ParquetRows.schema(file);
     if (schema.getFields().stream().allMatch(f -> f.getId() == null)) {
@@ -98,7 +112,7 @@ public final class ParquetIndexValues {
     try (ParquetReader<Group> reader = ParquetRows.open(file)) {
       long position = 0;
       for (Group g = reader.read(); g != null; g = reader.read(), position++) {
-        if (deletedPositions.contains(position)) {
+        if (!wanted.test(position)) {
           continue;
         }
         long rowId =
@@ -109,7 +123,7 @@ public final class ParquetIndexValues {
         for (Reading r : readings) {
           values.add(r == null || g.getFieldRepetitionCount(r.name()) == 0 ? null : r.value(g));
         }
-        out.add(new Row(rowId, values));
+        out.add(new Row(position, rowId, values));
       }
     }
     return out;

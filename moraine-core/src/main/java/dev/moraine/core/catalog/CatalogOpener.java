@@ -66,7 +66,7 @@ final class CatalogOpener {
         KvErrors.translate("opening the catalog", () -> ensureCatalog(store, options));
     CatalogReads reads = new CatalogReads(ReadSource.of(store), options, true);
     CommitPath path = new CommitPath(store, reads, settings(options));
-    return new WriterCatalog(reads, path, store, created);
+    return new WriterCatalog(reads, path, store, created, options.fileIndexValues());
   }
 
   private static CommitSettings settings(CatalogOptions options) {
@@ -213,9 +213,16 @@ final class CatalogOpener {
     private final FileCleaner cleaner;
     private final MaintenanceRunner maintenance;
     private final boolean created;
+    private final Optional<FileIndexValues> fileIndexValues;
 
-    WriterCatalog(CatalogReads reads, CommitPath commits, KvStore store, boolean created) {
+    WriterCatalog(
+        CatalogReads reads,
+        CommitPath commits,
+        KvStore store,
+        boolean created,
+        Optional<FileIndexValues> fileIndexValues) {
       this.reads = reads;
+      this.fileIndexValues = fileIndexValues;
       this.commits = commits;
       this.expirer = new SnapshotExpirer(reads, commits);
       this.cleaner = new FileCleaner(reads, commits);
@@ -271,7 +278,7 @@ final class CatalogOpener {
       if (body == null) {
         throw new InvalidArgumentException("the commit body must not be null");
       }
-      return commits.commit(List.of(new TransactionRun(body))).get(0);
+      return commits.commit(List.of(new TransactionRun(body, fileIndexValues))).get(0);
     }
 
     @Override
@@ -284,7 +291,7 @@ final class CatalogOpener {
         if (body == null) {
           throw new InvalidArgumentException("a commit group's bodies must not be null");
         }
-        works.add(new TransactionRun(body));
+        works.add(new TransactionRun(body, fileIndexValues));
       }
       return commits.commit(works);
     }

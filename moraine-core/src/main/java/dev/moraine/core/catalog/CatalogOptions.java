@@ -28,6 +28,9 @@ import java.util.Optional;
  *     group handed in by one caller is never split); default 64
  * @param stallReport how long a commit waits in one go before the phase it waits in is logged (at
  *     warn, again after each further such wait); default 10 s
+ * @param fileIndexValues how a writer catalog reads the index values of data files' rows, for the
+ *     verbs that keep the equality indexes of tables whose rows are in files (RFC 0002 §10.2); none
+ *     by default, which refuses those verbs on an indexed table
  */
 public record CatalogOptions(
     Optional<String> dataPath,
@@ -37,7 +40,8 @@ public record CatalogOptions(
     boolean publishCheckpoints,
     Duration checkpointLifetime,
     int maxBatchMembers,
-    Duration stallReport) {
+    Duration stallReport,
+    Optional<FileIndexValues> fileIndexValues) {
   /** The default number of snapshot views kept. */
   public static final int DEFAULT_SNAPSHOT_CACHE_SIZE = 64;
 
@@ -56,9 +60,10 @@ public record CatalogOptions(
   /**
    * Validates the options.
    *
-   * @throws InvalidArgumentException if {@code dataPath} is null or holds an empty string, the
-   *     cache size or the batch size is below 1, a duration is null, the spacing is negative, or
-   *     the lifetime or the stall report is not positive; nothing was opened
+   * @throws InvalidArgumentException if {@code dataPath} or {@code fileIndexValues} is null, the
+   *     data path holds an empty string, the cache size or the batch size is below 1, a duration is
+   *     null, the spacing is negative, or the lifetime or the stall report is not positive; nothing
+   *     was opened
    */
   public CatalogOptions {
     if (dataPath == null) {
@@ -88,6 +93,9 @@ public record CatalogOptions(
     if (stallReport == null || stallReport.isNegative() || stallReport.isZero()) {
       throw new InvalidArgumentException("stallReport must be positive, got " + stallReport);
     }
+    if (fileIndexValues == null) {
+      throw new InvalidArgumentException("fileIndexValues must not be null (use Optional.empty())");
+    }
   }
 
   /** The given data path, encryption flag and cache size, and the defaults for the rest. */
@@ -100,7 +108,8 @@ public record CatalogOptions(
         true,
         DEFAULT_CHECKPOINT_LIFETIME,
         DEFAULT_MAX_BATCH_MEMBERS,
-        DEFAULT_STALL_REPORT);
+        DEFAULT_STALL_REPORT,
+        Optional.empty());
   }
 
   /** No data path, not encrypted, and every default above. */
@@ -118,7 +127,8 @@ public record CatalogOptions(
         publishCheckpoints,
         checkpointLifetime,
         maxBatchMembers,
-        stallReport);
+        stallReport,
+        fileIndexValues);
   }
 
   /** These options with the encryption flag recorded at creation. */
@@ -131,7 +141,8 @@ public record CatalogOptions(
         publishCheckpoints,
         checkpointLifetime,
         maxBatchMembers,
-        stallReport);
+        stallReport,
+        fileIndexValues);
   }
 
   /** These options with another snapshot cache size. */
@@ -144,7 +155,8 @@ public record CatalogOptions(
         publishCheckpoints,
         checkpointLifetime,
         maxBatchMembers,
-        stallReport);
+        stallReport,
+        fileIndexValues);
   }
 
   /** These options with another flush spacing ({@link Duration#ZERO}: flush every batch). */
@@ -157,7 +169,8 @@ public record CatalogOptions(
         publishCheckpoints,
         checkpointLifetime,
         maxBatchMembers,
-        stallReport);
+        stallReport,
+        fileIndexValues);
   }
 
   /** These options with checkpoint publication on or off. */
@@ -170,7 +183,8 @@ public record CatalogOptions(
         on,
         checkpointLifetime,
         maxBatchMembers,
-        stallReport);
+        stallReport,
+        fileIndexValues);
   }
 
   /** These options with another lifetime for published checkpoints. */
@@ -183,7 +197,8 @@ public record CatalogOptions(
         publishCheckpoints,
         lifetime,
         maxBatchMembers,
-        stallReport);
+        stallReport,
+        fileIndexValues);
   }
 
   /** These options with another cap on the commits of one batch. */
@@ -196,7 +211,8 @@ public record CatalogOptions(
         publishCheckpoints,
         checkpointLifetime,
         members,
-        stallReport);
+        stallReport,
+        fileIndexValues);
   }
 
   /** These options with another wait before a stalled commit is reported. */
@@ -209,6 +225,24 @@ public record CatalogOptions(
         publishCheckpoints,
         checkpointLifetime,
         maxBatchMembers,
-        after);
+        after,
+        fileIndexValues);
+  }
+
+  /**
+   * These options with {@code values} reading the index values of data files' rows, for the verbs
+   * that keep the equality indexes of tables whose rows are in files.
+   */
+  public CatalogOptions withFileIndexValues(FileIndexValues values) {
+    return new CatalogOptions(
+        dataPath,
+        encrypted,
+        snapshotCacheSize,
+        flushSpacing,
+        publishCheckpoints,
+        checkpointLifetime,
+        maxBatchMembers,
+        stallReport,
+        Optional.ofNullable(values));
   }
 }

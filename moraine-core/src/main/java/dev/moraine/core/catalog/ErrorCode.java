@@ -41,10 +41,16 @@ public enum ErrorCode {
   /** The thread waiting for a commit was interrupted before the commit was submitted. */
   INTERRUPTED,
   /**
-   * A verb would change the rows of a table that carries equality indexes, or a column one of them
-   * names; this library does not maintain index entries, so it refuses. Nothing was staged.
+   * A verb would change the rows of a table that carries equality indexes in a way whose entries
+   * this library cannot keep true (a file's rows, an index whose build is under way), or drop or
+   * retype a column one of them names. Nothing was staged.
    */
   INDEXED_TABLE,
+  /**
+   * A commit would give an equality index declared UNIQUE a value another row holds, or two of its
+   * own rows the same value; nothing of the commit was written.
+   */
+  DUPLICATE_INDEX_VALUE,
   /**
    * The store was opened with another write-ahead-log store than the one the catalog records (a
    * different one, none though one is recorded, or one though none is); nothing was written.

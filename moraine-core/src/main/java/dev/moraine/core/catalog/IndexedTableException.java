@@ -4,15 +4,19 @@ import java.util.List;
 
 /**
  * A verb was refused because its table carries equality indexes (the lake format's native indexes,
- * which the Rust implementation creates and maintains) and this library does not maintain index
- * entries: registering, deleting, expiring, inlining, updating or flushing rows of such a table, or
- * dropping or retyping a column one of its indexes names, would leave the indexes missing rows or
- * naming rows that are gone. The verb staged nothing; if the closure lets this escape, the commit
- * wrote nothing. Reads of the table, and commits to tables without indexes, are unaffected (RFC
- * 0002 §10.1).
+ * which the Rust implementation creates) and this library cannot derive the entries the verb would
+ * need: expiring or flushing the rows of data files, registering a file mapped by name, the verbs
+ * on data-file rows (registering a data or delete file, deleting or updating such a row inline)
+ * when the catalog has no {@link FileIndexValues} to read the files' values with, changing any row
+ * while one of the table's indexes is not ready (building, maintaining or poisoned), or dropping or
+ * retyping a column one of its indexes names. The inline verbs, and the file verbs given a {@link
+ * FileIndexValues}, keep the entries of ready indexes themselves. The verb staged nothing; if the
+ * closure lets this escape, the commit wrote nothing. Reads of the table, and commits to tables
+ * without indexes, are unaffected (RFC 0002 §10.1, §10.2).
  *
- * <p>Do not retry: the same call is refused again. Write to the table with the Rust implementation,
- * which maintains its indexes, or drop the indexes there first.
+ * <p>Do not retry: the same call is refused again. Give the writer catalog a {@link
+ * FileIndexValues} for the file verbs; write the other changes with the Rust implementation, which
+ * takes the entries from its caller, or drop the indexes there first.
  */
 public final class IndexedTableException extends MoraineException {
   private static final long serialVersionUID = 1L;
@@ -49,7 +53,7 @@ public final class IndexedTableException extends MoraineException {
         + ") carries the equality index"
         + (indexNames.size() == 1 ? " " : "es ")
         + String.join(", ", indexNames)
-        + ", whose entries this library does not maintain; nothing was staged";
+        + ", whose entries this library cannot keep true for this change; nothing was staged";
   }
 
   /** The id of the table that carries the indexes. */

@@ -64,13 +64,20 @@ import java.util.Optional;
  * case-insensitively, as in DuckLake.
  *
  * <p><b>Indexed tables.</b> On a table that carries equality indexes (created by the Rust
- * implementation), the verbs that change its rows ({@link #registerDataFile}, {@link
- * #registerDataFileByName}, {@link #registerDeleteFile}, {@link #expireDataFile}, {@link
- * #expireDeleteFile}, {@link #insertInlined}, {@link #updateRowInline}, {@link #deleteRowInline},
- * {@link #flushInlined}), and {@link #dropColumn} and {@link #changeColumnType} of a column an
- * index names, throw {@link IndexedTableException} and stage nothing: this library does not
- * maintain index entries (RFC 0002 §10.1). Every other verb, and every verb on other tables, works
- * as usual.
+ * implementation), {@link #insertInlined}, {@link #deleteRowInline} and {@link #updateRowInline} of
+ * an inlined row keep the entries of the table's indexes when all of them are ready (RFC 0002
+ * §10.2): a row gets the entries of its values, a deleted row gives its entries up, an update does
+ * both, all in the same commit. When the closure has returned, the commit checks its values against
+ * the indexes declared UNIQUE, after its removals, and is refused with {@link
+ * DuplicateIndexValueException}, writing nothing, if a value is held by another row (of the
+ * premise, or of the same commit). With a {@link FileIndexValues} in the catalog's options, {@link
+ * #registerDataFile}, {@link #registerDeleteFile} and the inline delete or update of a data-file
+ * row keep the entries too, reading the rows' values from the files. The verbs whose entries this
+ * library cannot derive ({@link #registerDataFileByName}, {@link #expireDataFile}, {@link
+ * #expireDeleteFile}, {@link #flushInlined}, the file verbs without a {@link FileIndexValues}, and
+ * any row change while an index is building, maintaining or poisoned), and {@link #dropColumn} and
+ * {@link #changeColumnType} of a column an index names, throw {@link IndexedTableException} and
+ * stage nothing (RFC 0002 §10.1). Every other verb, and every verb on other tables, works as usual.
  *
  * <p>A handle belongs to one run of the closure and to the thread running it; do not keep it past
  * the closure's return.
@@ -100,8 +107,12 @@ public final class Transaction {
   private String commitMessage;
   private String commitExtraInfo;
 
-  Transaction(SnapshotView premise, SnapshotValue premiseRecord) {
-    this.state = new VerbState(premise, premiseRecord);
+  Transaction(
+      SnapshotView premise,
+      SnapshotValue premiseRecord,
+      Optional<FileIndexValues> fileIndexValues) {
+    this.state =
+        new VerbState(premise, premiseRecord, fileIndexValues, CatalogSnapshot.of(premise));
     this.staged = state.staged;
     this.schemas = new SchemaVerbs(state);
     this.columnVerbs = new ColumnVerbs(state);
@@ -920,6 +931,7 @@ public final class Transaction {
   Draft draft() {
     sealed = true;
     inlined.checkVersions();
+    dev.moraine.core.kv.WriteBatch indexEntries = state.indexes.resolve();
     return new Draft(
         staged.changes(),
         List.copyOf(state.operations),
@@ -933,6 +945,7 @@ public final class Transaction {
         Optional.ofNullable(commitMessage),
         Optional.ofNullable(commitExtraInfo),
         state.inline,
+        indexEntries,
         state.compaction,
         MaintenanceWrites.NONE);
   }

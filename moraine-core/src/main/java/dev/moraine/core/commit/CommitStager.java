@@ -71,6 +71,14 @@ public final class CommitStager {
     long snapshotTime = Math.max(nowMicros, premise.getSnapshotTimeMicros() + 1);
     // Inline subspace writes (RFC 0002 §12.1 item 2): no current keys, so not in the changelog.
     draft.inline().addTo(batch);
+    // Equality-index entries (RFC 0002 §10.2): under 07, outside the changelog too.
+    for (WriteBatch.Op op : draft.indexEntries().ops()) {
+      if (op.isDelete()) {
+        batch.delete(op.key());
+      } else {
+        batch.put(op.key(), op.value());
+      }
+    }
     // A compaction's removed history versions and its schedule records: not in the changelog
     // either (readers read the schedule by range, never through the head view).
     draft.compaction().addTo(batch, snapshotTime);

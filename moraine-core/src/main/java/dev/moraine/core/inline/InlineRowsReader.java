@@ -121,30 +121,75 @@ public final class InlineRowsReader {
         if (Long.compareUnsigned(chunk.beginSnapshot(), at) > 0) {
           continue;
         }
-        Key key = KeyCodec.decode(kv.key());
-        InlineChunkValue value = ValueCodec.decode(key, kv.value(), InlineChunkValue.class);
         Schema schema =
             schemas.computeIfAbsent(
-                chunk.schemaVersion(), v -> schema(view, tableId, v, key.printable()));
-        try (VectorSchemaRoot root =
-            InlineArrow.decodeChunk(
-                key, schema, value.getBody().toByteArray(), value.getRowCount(), allocator)) {
-          List<String> names = schema.getFields().stream().map(Field::getName).toList();
-          for (int k = 0; k < root.getRowCount(); k++) {
-            List<Object> cells = new ArrayList<>(names.size());
-            for (FieldVector vector : root.getFieldVectors()) {
-              cells.add(cell(vector, k));
+                chunk.schemaVersion(),
+                v -> schema(view, tableId, v, KeyCodec.decode(kv.key()).printable()));
+        decodeChunk(kv, chunk, schema, allocator, sink);
+      }
+    }
+  }
+
+  /**
+   * The row {@code rowId} of the insert chunk {@code chunk} of {@code tableId}, decoded from the
+   * chunk alone (without the table's column types).
+   *
+   * @throws KeyspaceDataException if the chunk is missing, does not hold the row, or is damaged
+   */
+  public static InlinedRows.Row row(
+      KvReadView view, long tableId, InlineOp.InsertChunk chunk, long rowId) {
+    Key key = InlineKey.Record.live(chunk);
+    byte[] value = view.get(KeyCodec.encode(key));
+    if (value == null) {
+      throw new KeyspaceDataException(key.printable(), "the chunk is missing");
+    }
+    Schema schema = schema(view, tableId, chunk.schemaVersion(), key.printable());
+    List<InlinedRows.Row> found = new ArrayList<>(1);
+    try (BufferAllocator allocator = new RootAllocator()) {
+      decodeChunk(
+          new KeyValue(KeyCodec.encode(key), value),
+          chunk,
+          schema,
+          allocator,
+          r -> {
+            if (r.rowId() == rowId) {
+              found.add(r);
             }
-            sink.accept(
-                new InlinedRows.Row(
-                    value.getRowIdStart() + k,
-                    chunk.schemaVersion(),
-                    chunk.beginSnapshot(),
-                    names,
-                    schema.getFields(),
-                    cells));
-          }
+          });
+    }
+    if (found.isEmpty()) {
+      throw new KeyspaceDataException(
+          key.printable(), "the chunk does not hold row " + Long.toUnsignedString(rowId));
+    }
+    return found.get(0);
+  }
+
+  /** Decodes every row of one insert chunk under {@code schema} and hands each to {@code sink}. */
+  private static void decodeChunk(
+      KeyValue kv,
+      InlineOp.InsertChunk chunk,
+      Schema schema,
+      BufferAllocator allocator,
+      Consumer<InlinedRows.Row> sink) {
+    Key key = KeyCodec.decode(kv.key());
+    InlineChunkValue value = ValueCodec.decode(key, kv.value(), InlineChunkValue.class);
+    try (VectorSchemaRoot root =
+        InlineArrow.decodeChunk(
+            key, schema, value.getBody().toByteArray(), value.getRowCount(), allocator)) {
+      List<String> names = schema.getFields().stream().map(Field::getName).toList();
+      for (int k = 0; k < root.getRowCount(); k++) {
+        List<Object> cells = new ArrayList<>(names.size());
+        for (FieldVector vector : root.getFieldVectors()) {
+          cells.add(cell(vector, k));
         }
+        sink.accept(
+            new InlinedRows.Row(
+                value.getRowIdStart() + k,
+                chunk.schemaVersion(),
+                chunk.beginSnapshot(),
+                names,
+                schema.getFields(),
+                cells));
       }
     }
   }

@@ -2,7 +2,9 @@ package dev.moraine.core.verb;
 
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.Transaction;
+import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.FileField;
+import dev.moraine.core.catalog.model.IndexInfo;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewFileColumnStats;
 import dev.moraine.core.inline.FileStatsMerge;
@@ -23,6 +25,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -37,12 +40,47 @@ public final class DataFileVerbs {
   }
 
   public long register(long tableId, NewDataFile file) {
-    IndexGuard.refuseRowChange(s, tableId, "registerDataFile");
+    List<IndexInfo> indexes = IndexGuard.maintainedIndexes(s, tableId, "registerDataFile");
+    IndexUpkeep.Derived entries = null;
+    if (!indexes.isEmpty() && checkFile(tableId, file) != null && file.recordCount() > 0) {
+      // The rows' entries are read and checked before anything is staged; they are taken once
+      // the file is.
+      entries =
+          s.indexes.readFileRows(
+              tableId, indexes, planned(tableId, file), null, true, "registerDataFile");
+    }
     long fileId = stageFile(tableId, file, s.newSnapshotId, null, null, false);
+    if (entries != null) {
+      s.indexes.take(entries);
+    }
     s.record(
         DuckLakeOperation.INSERT_FILE,
         new ChangeEntry.ById(ChangeKind.INSERTED_INTO_TABLE, tableId));
     return fileId;
+  }
+
+  /**
+   * The record {@code file} will have once registered as new rows of {@code tableId}, as far as
+   * reading its rows needs: its path and first row id (its own id is not known yet).
+   */
+  private DataFileInfo planned(long tableId, NewDataFile file) {
+    return new DataFileInfo(
+        tableId,
+        0,
+        s.newSnapshotId,
+        OptionalLong.empty(),
+        file.path(),
+        file.pathIsRelative(),
+        file.fileFormat(),
+        file.recordCount(),
+        file.fileSizeBytes(),
+        file.footerSize(),
+        OptionalLong.of(s.requireStats(tableId).getNextRowId()),
+        OptionalLong.empty(),
+        file.encryptionKey(),
+        OptionalLong.empty(),
+        OptionalLong.empty(),
+        List.of());
   }
 
   /**

@@ -1,16 +1,22 @@
 package dev.moraine.core.verb;
 
+import dev.moraine.core.catalog.FileIndexValues;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.Transaction;
+import dev.moraine.core.catalog.model.DeleteFileInfo;
+import dev.moraine.core.catalog.model.IndexInfo;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.proto.DataFileValue;
 import dev.moraine.core.keyspace.proto.DeleteFileValue;
 import dev.moraine.core.keyspace.proto.TableStatsValue;
 import dev.moraine.core.view.Names;
+import dev.moraine.core.view.Records;
 import dev.moraine.ducklake.changes.ChangeEntry;
 import dev.moraine.ducklake.changes.ChangeKind;
 import dev.moraine.ducklake.ops.DuckLakeOperation;
+import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * Registering delete files, and expiring data and delete files; {@link Transaction} documents each
@@ -24,13 +30,69 @@ public final class DeleteAndExpiryVerbs {
   }
 
   public long registerDeleteFile(long tableId, NewDeleteFile file) {
-    IndexGuard.refuseRowChange(s, tableId, "registerDeleteFile");
+    List<IndexInfo> indexes = IndexGuard.maintainedIndexes(s, tableId, "registerDeleteFile");
+    IndexUpkeep.Derived entries = null;
+    if (!indexes.isEmpty() && file != null && file.deleteCount() > 0) {
+      entries = deletedRowEntries(tableId, indexes, file);
+    }
     long id = stageDeleteFile(tableId, file, s.newSnapshotId);
+    if (entries != null) {
+      s.indexes.take(entries);
+    }
     s.deletedDataFileIds.add(file.dataFileId());
     s.record(
         DuckLakeOperation.DELETE_FILE,
         new ChangeEntry.ById(ChangeKind.DELETED_FROM_TABLE, tableId));
     return id;
+  }
+
+  /**
+   * The entries the rows a new delete file deletes give up: its positions and their rows' values,
+   * read through the catalog's {@code FileIndexValues}; checked, not yet taken. Checks the file as
+   * {@link #stageDeleteFile} does first, so bad input is refused before any file is read.
+   */
+  private IndexUpkeep.Derived deletedRowEntries(
+      long tableId, List<IndexInfo> indexes, NewDeleteFile file) {
+    FileIndexValues reader =
+        s.fileIndexValues.orElseThrow(
+            () -> IndexGuard.refusal(s, tableId, "registerDeleteFile", indexes));
+    s.requireTable(tableId);
+    DataFileValue target = liveDataFile(tableId, file.dataFileId());
+    checkFields(file);
+    DeleteFileInfo planned =
+        new DeleteFileInfo(
+            tableId,
+            0,
+            s.newSnapshotId,
+            file.dataFileId(),
+            file.path(),
+            file.pathIsRelative(),
+            file.format(),
+            file.deleteCount(),
+            file.fileSizeBytes(),
+            file.footerSize(),
+            file.encryptionKey(),
+            OptionalLong.empty());
+    long[] positions = reader.deletedPositions(s.premiseSnapshot, planned);
+    boolean valid = positions.length == file.deleteCount();
+    for (int i = 0; valid && i < positions.length; i++) {
+      valid =
+          positions[i] >= 0
+              && positions[i] < target.getRecordCount()
+              && (i == 0 || positions[i] > positions[i - 1]);
+    }
+    if (!valid) {
+      throw new InvalidArgumentException(
+          "delete file "
+              + file.path()
+              + " does not hold "
+              + file.deleteCount()
+              + " distinct positions of its data file's "
+              + target.getRecordCount()
+              + " rows");
+    }
+    return s.indexes.readFileRows(
+        tableId, indexes, Records.dataFile(target), positions, false, "registerDeleteFile");
   }
 
   /**

@@ -9,8 +9,9 @@ import java.util.Optional;
  * One run's products: the touched entities, the DuckLake operations (which decide whether {@code
  * schema_version} grows), the change set for {@code changes_made}, the tables and views whose shape
  * changed, the data files its delete files target, whether it mints a snapshot (any verb but an
- * option change does), the advanced counters, the inline subspace writes, what a compaction removes
- * and schedules, and the writes of a head-preserving maintenance batch.
+ * option change does), the advanced counters, the inline subspace writes, the equality-index
+ * entries, what a compaction removes and schedules, and the writes of a head-preserving maintenance
+ * batch.
  */
 public record Draft(
     List<StagedEntities.Change> entities,
@@ -25,6 +26,7 @@ public record Draft(
     Optional<String> commitMessage,
     Optional<String> commitExtraInfo,
     InlineWrites inline,
+    dev.moraine.core.kv.WriteBatch indexEntries,
     CompactionWrites compaction,
     MaintenanceWrites maintenance) {
 
@@ -46,6 +48,7 @@ public record Draft(
         Optional.empty(),
         Optional.empty(),
         new InlineWrites(),
+        new dev.moraine.core.kv.WriteBatch(),
         new CompactionWrites(),
         writes);
   }

@@ -2,15 +2,18 @@ package dev.moraine.core.verb;
 
 import dev.moraine.core.catalog.IndexedTableException;
 import dev.moraine.core.catalog.model.IndexInfo;
+import dev.moraine.core.keyspace.proto.ColumnValue;
 import dev.moraine.core.keyspace.proto.TableValue;
 import java.util.Collection;
 import java.util.List;
 
 /**
- * Refuses the verbs that would leave a table's equality indexes wrong (RFC 0002 §10.1): this
- * library does not write index entries, so every verb that adds, removes or moves rows of a table
- * with a live index definition is refused, and so are dropping and retyping a column an index
- * names. The refusal is an {@link IndexedTableException}, thrown before the verb stages anything.
+ * Refuses the verbs that would leave a table's equality indexes wrong (RFC 0002 §10.1): the verbs
+ * that add, remove or move rows of a table with a live index definition whose entries this library
+ * cannot derive (a data file's rows, whose values the core does not read; any row while an index is
+ * not ready), and dropping and retyping a column an index names. The inline verbs keep the entries
+ * of ready indexes themselves ({@link IndexUpkeep}). The refusal is an {@link
+ * IndexedTableException}, thrown before the verb stages anything.
  *
  * <p>The definitions come from the premise: no verb creates one, and the only verb that ends one
  * ({@code dropTable}) ends the table with it, after which every verb on the table is refused as not
@@ -25,6 +28,40 @@ public final class IndexGuard {
     if (!live.isEmpty()) {
       throw refusal(s, tableId, verb, live);
     }
+  }
+
+  /**
+   * The live indexes of {@code tableId} whose entries {@code verb} keeps itself (RFC 0002 §10.2),
+   * in index-id order; none for a table without live indexes, a table this commit created, or a
+   * missing one. Refuses the verb if one of them is not ready (a staged build under way, its
+   * maintenance deferred behind SQL writes, or poisoned by a duplicate): those follow rules of the
+   * Rust implementation's index builder that this library does not run), or names a column that is
+   * not a live top-level one.
+   */
+  static List<IndexInfo> maintainedIndexes(VerbState s, long tableId, String verb) {
+    List<IndexInfo> live = liveIndexes(s, tableId);
+    if (live.isEmpty()) {
+      return live;
+    }
+    java.util.Set<Long> topLevel = new java.util.HashSet<>();
+    for (ColumnValue c : s.columnRecords(tableId)) {
+      if (!c.hasParentColumn()) {
+        topLevel.add(c.getColumnId());
+      }
+    }
+    // An index over a struct member, or naming a column that is gone, is not one an inlined row's
+    // cells give values for.
+    List<IndexInfo> notReady =
+        live.stream().filter(i -> !ready(i) || !topLevel.containsAll(i.columnIds())).toList();
+    if (!notReady.isEmpty()) {
+      throw refusal(s, tableId, verb, notReady);
+    }
+    return live;
+  }
+
+  /** Ready: serving lookups and enforcing uniqueness (no build state, not poisoned). */
+  static boolean ready(IndexInfo index) {
+    return index.buildState().isEmpty() && !index.poisoned().orElse(false);
   }
 
   /**
@@ -54,7 +91,11 @@ public final class IndexGuard {
     return s.staged.premise().indexes(tableId);
   }
 
-  private static IndexedTableException refusal(
+  /**
+   * The refusal of {@code verb} on {@code tableId} for {@code indexes}, whose entries it cannot
+   * keep true.
+   */
+  static IndexedTableException refusal(
       VerbState s, long tableId, String verb, List<IndexInfo> indexes) {
     TableValue table = s.requireTable(tableId);
     return new IndexedTableException(

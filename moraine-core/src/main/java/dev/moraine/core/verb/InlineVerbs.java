@@ -5,10 +5,13 @@ import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.Transaction;
+import dev.moraine.core.catalog.model.IndexInfo;
+import dev.moraine.core.catalog.model.InlinedRows;
 import dev.moraine.core.catalog.model.SchemaVersionInfo;
 import dev.moraine.core.inline.InlineColumnType;
 import dev.moraine.core.inline.InlineLeaves;
 import dev.moraine.core.inline.InlineRowEncoder;
+import dev.moraine.core.inline.InlineRowsReader;
 import dev.moraine.core.inline.InlineValues;
 import dev.moraine.core.keyspace.inline.InlineArrow;
 import dev.moraine.core.keyspace.key.EntityKey;
@@ -24,6 +27,7 @@ import dev.moraine.core.keyspace.proto.InlineInlineDeleteValue;
 import dev.moraine.core.keyspace.proto.InlineSchemaValue;
 import dev.moraine.core.keyspace.proto.TableColumnStatsValue;
 import dev.moraine.core.keyspace.proto.TableStatsValue;
+import dev.moraine.core.view.Records;
 import dev.moraine.ducklake.changes.ChangeEntry;
 import dev.moraine.ducklake.changes.ChangeKind;
 import dev.moraine.ducklake.ops.DuckLakeOperation;
@@ -66,7 +70,7 @@ public final class InlineVerbs {
   // ---- insert ----------------------------------------------------------------------------------
 
   public long insert(long tableId, List<List<Object>> rows) {
-    IndexGuard.refuseRowChange(s, tableId, "insertInlined");
+    List<IndexInfo> indexes = IndexGuard.maintainedIndexes(s, tableId, "insertInlined");
     if (rows == null || rows.isEmpty()) {
       throw new InvalidArgumentException("an inlined insert needs at least one row");
     }
@@ -79,6 +83,13 @@ public final class InlineVerbs {
     if (Long.compareUnsigned(rowIdStart + n, rowIdStart) < 0) {
       throw new InvalidArgumentException(
           "the rows would run past the largest row id of table " + Long.toUnsignedString(tableId));
+    }
+    if (!indexes.isEmpty()) {
+      List<IndexUpkeep.Row> added = new ArrayList<>(chunk.rows.size());
+      for (int i = 0; i < chunk.rows.size(); i++) {
+        added.add(new IndexUpkeep.Row(chunk.rows.get(i), rowIdStart + i));
+      }
+      s.indexes.add(tableId, indexes, chunk.columns, added);
     }
     // Checks are done; from here on everything is staged.
     s.staged.put(
@@ -186,7 +197,7 @@ public final class InlineVerbs {
    * one and its next row id stays; the column statistics take in the new values.
    */
   public void updateRow(long tableId, long rowId, List<Object> values) {
-    IndexGuard.refuseRowChange(s, tableId, "updateRowInline");
+    List<IndexInfo> indexes = IndexGuard.maintainedIndexes(s, tableId, "updateRowInline");
     if (values == null) {
       throw new InvalidArgumentException("an inline update needs the row's new values");
     }
@@ -202,6 +213,18 @@ public final class InlineVerbs {
       }
       Chunk chunk = prepare(tableId, List.of(values));
       TableStatsValue stats = s.requireStats(tableId);
+      if (!indexes.isEmpty()) {
+        // The old version gives its entries up and the new one takes its own, as an UPDATE does
+        // in the Rust implementation: a removal, then an addition, resolved removals first.
+        s.indexes.replace(
+            tableId,
+            indexes,
+            s.columnRecords(tableId),
+            storedRow(tableId, holder.get(), rowId),
+            chunk.columns,
+            chunk.rows.get(0),
+            "updateRowInline");
+      }
       // Checks are done; from here on everything is staged.
       stageNewVersion(chunk, stats, rowId);
       stageTombstone(tombstone);
@@ -213,6 +236,16 @@ public final class InlineVerbs {
     if (fileRow.isPresent()) {
       Chunk chunk = prepare(tableId, List.of(values));
       TableStatsValue stats = s.requireStats(tableId);
+      if (!indexes.isEmpty()) {
+        IndexUpkeep.Derived removed =
+            fileRowEntries(tableId, indexes, fileRow.get(), "updateRowInline");
+        s.indexes.add(
+            tableId,
+            indexes,
+            chunk.columns,
+            List.of(new IndexUpkeep.Row(chunk.rows.get(0), rowId)),
+            removed);
+      }
       // Checks are done; from here on everything is staged.
       stageNewVersion(chunk, stats, rowId);
       stageFileRowDelete(tableId, fileRow.get());
@@ -331,7 +364,7 @@ public final class InlineVerbs {
   // ---- delete ----------------------------------------------------------------------------------
 
   public void deleteRow(long tableId, long rowId) {
-    IndexGuard.refuseRowChange(s, tableId, "deleteRowInline");
+    List<IndexInfo> indexes = IndexGuard.maintainedIndexes(s, tableId, "deleteRowInline");
     s.requireTable(tableId);
     run.refuseAfterFlush(tableId, "delete rows inline from");
     InlineTableState premise = run.premiseState(tableId);
@@ -342,11 +375,22 @@ public final class InlineVerbs {
       if (premise.deleted(chunk.get(), rowId) || s.inline.touches(tombstone)) {
         throw gone(tableId, rowId, "was already deleted");
       }
+      if (!indexes.isEmpty()) {
+        s.indexes.remove(
+            tableId,
+            indexes,
+            s.columnRecords(tableId),
+            storedRow(tableId, chunk.get(), rowId),
+            "deleteRowInline");
+      }
       stageTombstone(tombstone);
       return;
     }
     Optional<InlineKey.Record> fileRow = fileRowDelete(tableId, rowId, premise);
     if (fileRow.isPresent()) {
+      if (!indexes.isEmpty()) {
+        s.indexes.take(fileRowEntries(tableId, indexes, fileRow.get(), "deleteRowInline"));
+      }
       stageFileRowDelete(tableId, fileRow.get());
       return;
     }
@@ -387,6 +431,27 @@ public final class InlineVerbs {
       return Optional.of(key);
     }
     return Optional.empty();
+  }
+
+  /** The stored version of inlined row {@code rowId}, which {@code chunk} holds. */
+  private InlinedRows.Row storedRow(long tableId, InlineTableState.Chunk chunk, long rowId) {
+    return s.staged.premise().loadFor(v -> InlineRowsReader.row(v, tableId, chunk.op(), rowId));
+  }
+
+  /**
+   * The entries the data-file row of the inline deletion {@code key} gives up, read from its file
+   * through the catalog's {@code FileIndexValues}; checked, not yet taken.
+   */
+  private IndexUpkeep.Derived fileRowEntries(
+      long tableId, List<IndexInfo> indexes, InlineKey.Record key, String verb) {
+    InlineOp.FileDelete op = (InlineOp.FileDelete) key.op();
+    DataFileValue file =
+        s.dataFileRecords(tableId).stream()
+            .filter(f -> f.getDataFileId() == op.dataFileId())
+            .findFirst()
+            .orElseThrow();
+    return s.indexes.readFileRows(
+        tableId, indexes, Records.dataFile(file), new long[] {op.rowId()}, false, verb);
   }
 
   /** Stages a tombstone ending an inlined row's live version at this commit's snapshot. */

@@ -1,8 +1,10 @@
 package dev.moraine.core.verb;
 
 import dev.moraine.core.catalog.AlreadyExistsException;
+import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.CorruptionException;
 import dev.moraine.core.catalog.ErrorCode;
+import dev.moraine.core.catalog.FileIndexValues;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.Transaction;
@@ -55,9 +57,24 @@ public final class VerbState {
 
   public final CompactionWrites compaction = new CompactionWrites();
 
+  /** The equality-index entries the run's inline verbs derive, resolved when it has returned. */
+  public final IndexUpkeep indexes = new IndexUpkeep(this);
+
   public boolean statsChanged;
 
-  public VerbState(SnapshotView premise, SnapshotValue premiseRecord) {
+  /** How the verbs read the index values of data files' rows, if the catalog was given a way. */
+  public final Optional<FileIndexValues> fileIndexValues;
+
+  /** The premise as the public API shows it, for {@link #fileIndexValues}. */
+  final CatalogSnapshot premiseSnapshot;
+
+  public VerbState(
+      SnapshotView premise,
+      SnapshotValue premiseRecord,
+      Optional<FileIndexValues> fileIndexValues,
+      CatalogSnapshot premiseSnapshot) {
+    this.fileIndexValues = fileIndexValues;
+    this.premiseSnapshot = premiseSnapshot;
     this.staged = new StagedEntities(premise);
     this.premiseRecord = premiseRecord;
     this.newSnapshotId = premiseRecord.getSnapshotId() + 1;

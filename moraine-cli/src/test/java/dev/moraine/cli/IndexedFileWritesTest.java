@@ -1,0 +1,387 @@
+package dev.moraine.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.DuplicateIndexValueException;
+import dev.moraine.core.catalog.IndexedTableException;
+import dev.moraine.core.catalog.Transaction;
+import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.ColumnInfo;
+import dev.moraine.core.catalog.model.DataFileInfo;
+import dev.moraine.core.catalog.model.Head;
+import dev.moraine.core.catalog.model.IndexInfo;
+import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.NewDeleteFile;
+import dev.moraine.core.index.IndexKeyEncoder;
+import dev.moraine.core.index.IndexKeyValue;
+import dev.moraine.core.keyspace.key.KeyCodec;
+import dev.moraine.core.kv.KeyRange;
+import dev.moraine.core.kv.KeyValue;
+import dev.moraine.core.kv.KvIterator;
+import dev.moraine.core.kv.KvSnapshot;
+import dev.moraine.core.kv.KvStore;
+import dev.moraine.parquet.LocalFileIndexValues;
+import dev.moraine.store.ObjectStoreSpec;
+import dev.moraine.store.SlateStoreProvider;
+import dev.moraine.store.StoreConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Types;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The file verbs keep the equality indexes of a table whose rows are in Parquet files, reading the
+ * indexed columns through {@link LocalFileIndexValues}: a Java writer lays out {@code sales.clients
+ * (id int64, name varchar, ok boolean)} with two inlined rows and a file of two rows, the Rust
+ * crate creates a UNIQUE index {@code by_id} and an index {@code by_name} over them, backfilled
+ * from the rows it reads ({@code moraine-oracle create-index}), and the Java writer goes on:
+ * registering files, deleting and updating file rows inline, registering a delete file. After each,
+ * the entries stored under both indexes are, byte for byte, the ones the crate derives from the
+ * table's live rows and files ({@code index-expect}, {@code index-expect-files}), and the crate's
+ * own lookups find the rows; a file whose value the UNIQUE index gives another row is refused with
+ * nothing written, and without a {@code FileIndexValues} the file verbs are refused.
+ */
+class IndexedFileWritesTest {
+  @TempDir Path dir;
+
+  private Path lake;
+  private Path data;
+  private Path tableDir;
+  private long clients;
+
+  @BeforeEach
+  void layOutTheTableAndHaveTheCrateIndexIt() throws Exception {
+    lake = dir.resolve("lake");
+    data = dir.resolve("data");
+    Files.createDirectories(data);
+    try (KvStore store = provider().openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults().withDataPath(data + "/"))) {
+      long[] t = new long[1];
+      catalog.commit(
+          tx -> {
+            t[0] =
+                tx.createTable(
+                    tx.createSchema("sales"),
+                    "clients",
+                    List.of(
+                        ColumnDef.of("id", "int64"),
+                        ColumnDef.of("name", "varchar"),
+                        ColumnDef.of("ok", "boolean")));
+            tx.insertInlined(
+                t[0], List.of(List.of(1L, "Ada", true), Arrays.asList(2L, null, false)));
+          });
+      clients = t[0];
+      tableDir =
+          dev.moraine.parquet.LocalFileMerger.of(catalog, data)
+              .tableDirectory(catalog.snapshot(), clients);
+      Files.createDirectories(tableDir);
+      NewDataFile first = file(catalog, "f1.parquet", row(3, "Cy"), row(4, "Ada"));
+      catalog.commit(tx -> tx.registerDataFile(clients, first));
+    }
+    for (String[] index :
+        new String[][] {{"by_id", "unique", "id"}, {"by_name", "multi", "name"}}) {
+      CrateOracle.run(
+          dir,
+          "create-index",
+          lake.toString(),
+          data.toString(),
+          "sales",
+          "clients",
+          index[0],
+          index[1],
+          index[2]);
+    }
+  }
+
+  private SlateStoreProvider provider() {
+    return new SlateStoreProvider(StoreConfig.of(ObjectStoreSpec.localDirectory(lake), ""));
+  }
+
+  private Catalog open(KvStore store, boolean withFileValues) {
+    CatalogOptions options = CatalogOptions.defaults();
+    return Catalog.open(
+        store,
+        withFileValues ? options.withFileIndexValues(LocalFileIndexValues.of(data)) : options);
+  }
+
+  private static Object[] row(long id, String name) {
+    return new Object[] {id, name};
+  }
+
+  /**
+   * Writes a Parquet file of {@code rows} (id, name; ok is true) into the table's directory, its
+   * fields carrying the columns' ids, and returns it as a data file to register.
+   */
+  private NewDataFile file(Catalog catalog, String name, Object[]... rows) throws Exception {
+    List<ColumnInfo> columns = catalog.snapshot().columns(clients);
+    MessageType schema =
+        Types.buildMessage()
+            .optional(PrimitiveTypeName.INT64)
+            .id((int) columns.get(0).columnId())
+            .named("id")
+            .optional(PrimitiveTypeName.BINARY)
+            .as(LogicalTypeAnnotation.stringType())
+            .id((int) columns.get(1).columnId())
+            .named("name")
+            .optional(PrimitiveTypeName.BOOLEAN)
+            .id((int) columns.get(2).columnId())
+            .named("ok")
+            .named("duckdb_schema");
+    List<Group> groups = new ArrayList<>();
+    SimpleGroupFactory factory = new SimpleGroupFactory(schema);
+    for (Object[] r : rows) {
+      Group g = factory.newGroup();
+      g.add("id", (Long) r[0]);
+      if (r[1] != null) {
+        g.add("name", (String) r[1]);
+      }
+      g.add("ok", true);
+      groups.add(g);
+    }
+    Path path = write(name, schema, groups);
+    return NewDataFile.parquet(name, rows.length, Files.size(path), 100);
+  }
+
+  /** Writes a DuckLake delete file of {@code positions} of the data file at {@code target}. */
+  private NewDeleteFile deleteFile(DataFileInfo target, String name, long... positions)
+      throws Exception {
+    MessageType schema =
+        Types.buildMessage()
+            .required(PrimitiveTypeName.BINARY)
+            .as(LogicalTypeAnnotation.stringType())
+            .id(2147483646)
+            .named("file_path")
+            .required(PrimitiveTypeName.INT64)
+            .id(2147483645)
+            .named("pos")
+            .named("duckdb_schema");
+    List<Group> groups = new ArrayList<>();
+    SimpleGroupFactory factory = new SimpleGroupFactory(schema);
+    for (long p : positions) {
+      groups.add(
+          factory
+              .newGroup()
+              .append("file_path", tableDir.resolve(target.path()).toString())
+              .append("pos", p));
+    }
+    Path path = write(name, schema, groups);
+    return NewDeleteFile.parquet(
+        target.dataFileId(), name, positions.length, Files.size(path), 100);
+  }
+
+  /** Writes {@code rows} of {@code schema} as the Parquet file {@code name} of the table. */
+  private Path write(String name, MessageType schema, List<Group> rows) throws Exception {
+    Path path = tableDir.resolve(name);
+    try (var writer =
+        ExampleParquetWriter.builder(new LocalOutputFile(path))
+            .withConf(new PlainParquetConfiguration())
+            .withType(schema)
+            .build()) {
+      for (Group g : rows) {
+        writer.write(g);
+      }
+    }
+    return path;
+  }
+
+  private static DataFileInfo dataFile(Transaction tx, long table, String path) {
+    return tx.premise().dataFiles(table).stream()
+        .filter(f -> f.path().equals(path))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  // ---- what is stored, against what the crate derives ------------------------------------------
+
+  /** The stored keys of {@code index}, in hexadecimal. */
+  private static Set<String> storedKeys(KvStore store, IndexInfo index) {
+    Set<String> out = new TreeSet<>();
+    HexFormat hex = HexFormat.of();
+    try (KvSnapshot snapshot = store.snapshot();
+        KvIterator it = snapshot.scan(KeyRange.prefix(new byte[] {0x07}))) {
+      while (it.hasNext()) {
+        KeyValue kv = it.next();
+        var key = KeyCodec.decode(kv.key());
+        if (key instanceof dev.moraine.core.keyspace.key.IndexEntryKey e
+            && e.indexId() == index.indexId()) {
+          out.add(hex.formatHex(kv.key()) + "=" + hex.formatHex(kv.value()));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The keys the crate derives for {@code index} (over {@code column}) from the table's live
+   * inlined rows and files, as Java encodes them.
+   */
+  private Set<String> cratesKeys(IndexInfo index, String column) throws Exception {
+    Set<String> out = new TreeSet<>();
+    HexFormat hex = HexFormat.of();
+    for (JsonNode entries :
+        List.of(
+            CrateOracle.json(dir, "index-expect", lake.toString(), "sales", "clients", column),
+            CrateOracle.json(
+                dir,
+                "index-expect-files",
+                lake.toString(),
+                data.toString(),
+                "sales",
+                "clients",
+                column))) {
+      for (JsonNode e : entries) {
+        List<IndexKeyValue> values = new ArrayList<>();
+        e.get("values").forEach(v -> values.add(CrateOracle.value(v)));
+        long rowId = e.get("row_id").asLong();
+        IndexKeyEncoder.CanonicalKey canonical = IndexKeyEncoder.canonical(index, values);
+        var key = IndexKeyEncoder.entryKey(index, canonical, rowId);
+        String value =
+            key instanceof dev.moraine.core.keyspace.key.IndexEntryKey.Unique
+                ? String.format("%016x", rowId)
+                : "";
+        out.add(hex.formatHex(KeyCodec.encode(key)) + "=" + value);
+      }
+    }
+    return out;
+  }
+
+  /** Both indexes hold exactly the entries the crate derives from the live rows. */
+  private void entriesAreTheCrates() throws Exception {
+    IndexInfo byId;
+    IndexInfo byName;
+    Set<String> storedById;
+    Set<String> storedByName;
+    try (KvStore store = provider().openWriter();
+        Catalog catalog = open(store, false)) {
+      byId = catalog.snapshot().indexByName(clients, "by_id").orElseThrow();
+      byName = catalog.snapshot().indexByName(clients, "by_name").orElseThrow();
+      storedById = storedKeys(store, byId);
+      storedByName = storedKeys(store, byName);
+    }
+    assertEquals(cratesKeys(byId, "id"), storedById, "by_id");
+    assertEquals(cratesKeys(byName, "name"), storedByName, "by_name");
+  }
+
+  private List<Long> lookup(String index, String value) throws Exception {
+    JsonNode view = CrateOracle.json(dir, "index-view", lake.toString(), value);
+    for (JsonNode t : view.get("tables")) {
+      for (JsonNode i : t.get("indexes")) {
+        if (i.get("name").asText().equals(index)) {
+          List<Long> out = new ArrayList<>();
+          i.at("/entries/lookups/" + value).forEach(n -> out.add(n.asLong()));
+          return out;
+        }
+      }
+    }
+    throw new AssertionError("no index " + index + ": " + view);
+  }
+
+  // ---- the tests -------------------------------------------------------------------------------
+
+  @Test
+  void theCratesBackfillIsWhatItDerives() throws Exception {
+    entriesAreTheCrates();
+    assertEquals(List.of(3L), lookup("by_id", "4"), "f1's second row");
+  }
+
+  @Test
+  void registeredFiles_fileRowDeletesAndUpdates_andDeleteFiles_keepTheEntries() throws Exception {
+    try (KvStore store = provider().openWriter();
+        Catalog catalog = open(store, true)) {
+      NewDataFile second = file(catalog, "f2.parquet", row(5, "Eve"), row(6, null));
+      catalog.commit(tx -> tx.registerDataFile(clients, second));
+    }
+    entriesAreTheCrates();
+    assertEquals(List.of(4L), lookup("by_id", "5"));
+    assertEquals(List.of(4L), lookup("by_name", "Eve"));
+
+    try (KvStore store = provider().openWriter();
+        Catalog catalog = open(store, true)) {
+      // f1's row with id 4 (row 3) gives its value up to a row inlined by the same commit.
+      catalog.commit(
+          tx -> {
+            tx.insertInlined(clients, List.of(List.of(4L, "Dee", false)));
+            tx.deleteRowInline(clients, 3);
+          });
+      // f2's row with id 5 (row 4) becomes id 7.
+      catalog.commit(tx -> tx.updateRowInline(clients, 4, List.of(7L, "Eve", true)));
+    }
+    entriesAreTheCrates();
+    assertEquals(List.of(6L), lookup("by_id", "4"));
+    assertEquals(List.of(), lookup("by_id", "5"));
+    assertEquals(List.of(4L), lookup("by_id", "7"));
+
+    try (KvStore store = provider().openWriter();
+        Catalog catalog = open(store, true)) {
+      // A delete file of f1's first row (id 3).
+      catalog.commit(
+          tx -> {
+            try {
+              tx.registerDeleteFile(
+                  clients, deleteFile(dataFile(tx, clients, "f1.parquet"), "f1-del.parquet", 0));
+            } catch (Exception e) {
+              throw new IllegalStateException(e);
+            }
+          });
+    }
+    entriesAreTheCrates();
+    assertEquals(List.of(), lookup("by_id", "3"));
+  }
+
+  @Test
+  void aFileHoldingAValueAnotherRowHolds_isRefused() throws Exception {
+    try (KvStore store = provider().openWriter();
+        Catalog catalog = open(store, true)) {
+      Head head = catalog.head();
+      NewDataFile dup = file(catalog, "dup.parquet", row(9, "Flo"), row(3, "Gus"));
+      DuplicateIndexValueException e =
+          assertThrows(
+              DuplicateIndexValueException.class,
+              () -> catalog.commit(tx -> tx.registerDataFile(clients, dup)));
+      assertEquals("by_id", e.indexName());
+      assertEquals(List.of(3L), e.values());
+      assertEquals(5, e.rowId(), "the file's second row");
+      assertEquals(2, e.holderRowId(), "f1's first row");
+      assertEquals(head, catalog.head());
+    }
+    entriesAreTheCrates();
+  }
+
+  @Test
+  void withoutFileIndexValues_theFileVerbsAreRefused() throws Exception {
+    try (KvStore store = provider().openWriter();
+        Catalog catalog = open(store, false)) {
+      NewDataFile second = file(catalog, "f2.parquet", row(5, "Eve"));
+      IndexedTableException e =
+          assertThrows(
+              IndexedTableException.class,
+              () -> catalog.commit(tx -> tx.registerDataFile(clients, second)));
+      assertEquals(List.of("by_id", "by_name"), e.indexNames());
+      assertThrows(
+          IndexedTableException.class, () -> catalog.commit(tx -> tx.deleteRowInline(clients, 2)));
+      // Inlined rows need no file: they land.
+      catalog.commit(tx -> tx.insertInlined(clients, List.of(List.of(8L, "Hal", true))));
+    }
+    entriesAreTheCrates();
+  }
+}
