@@ -14,6 +14,7 @@ import dev.moraine.core.catalog.model.ColumnInfo;
 import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.Head;
 import dev.moraine.core.catalog.model.IndexInfo;
+import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.index.IndexKeyEncoder;
@@ -25,9 +26,11 @@ import dev.moraine.core.kv.KvIterator;
 import dev.moraine.core.kv.KvSnapshot;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.parquet.LocalFileIndexValues;
+import dev.moraine.parquet.ParquetInlineFlush;
 import dev.moraine.store.ObjectStoreSpec;
 import dev.moraine.store.SlateStoreProvider;
 import dev.moraine.store.StoreConfig;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,11 +39,13 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -64,7 +69,12 @@ import org.junit.jupiter.api.io.TempDir;
 class IndexedFileWritesTest {
   @TempDir Path dir;
 
+  /** The lake under test: the one the crate indexed, unless a test switches to {@link #bare}. */
   private Path lake;
+
+  /** A copy of the lake as the Java writer laid it out, before the crate indexed it. */
+  private Path bare;
+
   private Path data;
   private Path tableDir;
   private long clients;
@@ -86,9 +96,12 @@ class IndexedFileWritesTest {
                     List.of(
                         ColumnDef.of("id", "int64"),
                         ColumnDef.of("name", "varchar"),
-                        ColumnDef.of("ok", "boolean")));
+                        ColumnDef.of("ok", "boolean"),
+                        ColumnDef.of("u", "uuid")));
             tx.insertInlined(
-                t[0], List.of(List.of(1L, "Ada", true), Arrays.asList(2L, null, false)));
+                t[0],
+                List.of(
+                    List.of(1L, "Ada", true, uuid(1)), Arrays.asList(2L, null, false, uuid(2))));
           });
       clients = t[0];
       tableDir =
@@ -98,8 +111,21 @@ class IndexedFileWritesTest {
       NewDataFile first = file(catalog, "f1.parquet", row(3, "Cy"), row(4, "Ada"));
       catalog.commit(tx -> tx.registerDataFile(clients, first));
     }
+    bare = dir.resolve("bare");
+    try (var walk = Files.walk(lake)) {
+      for (Path p : (Iterable<Path>) walk::iterator) {
+        Path target = bare.resolve(lake.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
     for (String[] index :
-        new String[][] {{"by_id", "unique", "id"}, {"by_name", "multi", "name"}}) {
+        new String[][] {
+          {"by_id", "unique", "id"}, {"by_name", "multi", "name"}, {"by_u", "multi", "u"}
+        }) {
       CrateOracle.run(
           dir,
           "create-index",
@@ -124,13 +150,23 @@ class IndexedFileWritesTest {
         withFileValues ? options.withFileIndexValues(LocalFileIndexValues.of(data)) : options);
   }
 
+  private static List<Object> nullValue() {
+    return Arrays.asList((Object) null);
+  }
+
+  /** The {@code u} of the row whose id is {@code id}. */
+  private static UUID uuid(long id) {
+    return new UUID(0x1234_5678_0000_0000L | id, ~id);
+  }
+
   private static Object[] row(long id, String name) {
     return new Object[] {id, name};
   }
 
   /**
-   * Writes a Parquet file of {@code rows} (id, name; ok is true) into the table's directory, its
-   * fields carrying the columns' ids, and returns it as a data file to register.
+   * Writes a Parquet file of {@code rows} (id, name; ok is true, u the id's uuid as 16 bytes) into
+   * the table's directory, its fields carrying the columns' ids, and returns it as a data file to
+   * register.
    */
   private NewDataFile file(Catalog catalog, String name, Object[]... rows) throws Exception {
     List<ColumnInfo> columns = catalog.snapshot().columns(clients);
@@ -146,6 +182,11 @@ class IndexedFileWritesTest {
             .optional(PrimitiveTypeName.BOOLEAN)
             .id((int) columns.get(2).columnId())
             .named("ok")
+            .optional(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY)
+            .length(16)
+            .as(LogicalTypeAnnotation.uuidType())
+            .id((int) columns.get(3).columnId())
+            .named("u")
             .named("duckdb_schema");
     List<Group> groups = new ArrayList<>();
     SimpleGroupFactory factory = new SimpleGroupFactory(schema);
@@ -156,6 +197,14 @@ class IndexedFileWritesTest {
         g.add("name", (String) r[1]);
       }
       g.add("ok", true);
+      UUID u = uuid((Long) r[0]);
+      g.add(
+          "u",
+          Binary.fromConstantByteArray(
+              ByteBuffer.allocate(16)
+                  .putLong(u.getMostSignificantBits())
+                  .putLong(u.getLeastSignificantBits())
+                  .array()));
       groups.add(g);
     }
     Path path = write(name, schema, groups);
@@ -267,23 +316,24 @@ class IndexedFileWritesTest {
 
   /** Both indexes hold exactly the entries the crate derives from the live rows. */
   private void entriesAreTheCrates() throws Exception {
-    IndexInfo byId;
-    IndexInfo byName;
-    Set<String> storedById;
-    Set<String> storedByName;
-    try (KvStore store = provider().openWriter();
-        Catalog catalog = open(store, false)) {
-      byId = catalog.snapshot().indexByName(clients, "by_id").orElseThrow();
-      byName = catalog.snapshot().indexByName(clients, "by_name").orElseThrow();
-      storedById = storedKeys(store, byId);
-      storedByName = storedKeys(store, byName);
+    for (String[] index : new String[][] {{"by_id", "id"}, {"by_name", "name"}, {"by_u", "u"}}) {
+      IndexInfo info;
+      Set<String> stored;
+      try (KvStore store = provider().openWriter();
+          Catalog catalog = open(store, false)) {
+        info = catalog.snapshot().indexByName(clients, index[0]).orElseThrow();
+        stored = storedKeys(store, info);
+      }
+      assertEquals(cratesKeys(info, index[1]), stored, index[0]);
     }
-    assertEquals(cratesKeys(byId, "id"), storedById, "by_id");
-    assertEquals(cratesKeys(byName, "name"), storedByName, "by_name");
   }
 
   private List<Long> lookup(String index, String value) throws Exception {
-    JsonNode view = CrateOracle.json(dir, "index-view", lake.toString(), value);
+    return lookupIn(lake, index, value);
+  }
+
+  private List<Long> lookupIn(Path at, String index, String value) throws Exception {
+    JsonNode view = CrateOracle.json(dir, "index-view", at.toString(), value);
     for (JsonNode t : view.get("tables")) {
       for (JsonNode i : t.get("indexes")) {
         if (i.get("name").asText().equals(index)) {
@@ -310,6 +360,12 @@ class IndexedFileWritesTest {
         Catalog catalog = open(store, true)) {
       NewDataFile second = file(catalog, "f2.parquet", row(5, "Eve"), row(6, null));
       catalog.commit(tx -> tx.registerDataFile(clients, second));
+      // A uuid is stored as text for an inlined row and as 16 bytes for a file row: the lookup
+      // finds both.
+      assertEquals(List.of(0L), catalog.lookupIndex(clients, "by_u", List.of(uuid(1))));
+      assertEquals(List.of(4L), catalog.lookupIndex(clients, "by_u", List.of(uuid(5))));
+      assertEquals(List.of(4L), catalog.lookupIndex(clients, "by_id", List.of(5L)));
+      assertEquals(List.of(1L, 5L), catalog.lookupIndex(clients, "by_name", nullValue()));
     }
     entriesAreTheCrates();
     assertEquals(List.of(4L), lookup("by_id", "5"));
@@ -320,11 +376,11 @@ class IndexedFileWritesTest {
       // f1's row with id 4 (row 3) gives its value up to a row inlined by the same commit.
       catalog.commit(
           tx -> {
-            tx.insertInlined(clients, List.of(List.of(4L, "Dee", false)));
+            tx.insertInlined(clients, List.of(List.of(4L, "Dee", false, uuid(4))));
             tx.deleteRowInline(clients, 3);
           });
       // f2's row with id 5 (row 4) becomes id 7.
-      catalog.commit(tx -> tx.updateRowInline(clients, 4, List.of(7L, "Eve", true)));
+      catalog.commit(tx -> tx.updateRowInline(clients, 4, List.of(7L, "Eve", true, uuid(7))));
     }
     entriesAreTheCrates();
     assertEquals(List.of(6L), lookup("by_id", "4"));
@@ -368,6 +424,159 @@ class IndexedFileWritesTest {
   }
 
   @Test
+  void aFlushDerivesTheFlushedRowsEntriesAgainFromItsFile() throws Exception {
+    try (KvStore store = provider().openWriter();
+        Catalog catalog = open(store, true)) {
+      // Row 1 (id 2) is deleted while inlined: the flush writes it with a delete file.
+      catalog.commit(tx -> tx.deleteRowInline(clients, 1));
+      InlineFlush flush =
+          ParquetInlineFlush.write(catalog.snapshot(), clients, tableDir).orElseThrow();
+      catalog.commit(tx -> tx.flushInlined(clients, flush));
+      assertEquals(List.of(), catalog.snapshot().inlinedRows(clients).rows());
+    }
+    entriesAreTheCrates();
+    assertEquals(List.of(0L), lookup("by_id", "1"));
+    assertEquals(List.of(), lookup("by_id", "2"));
+  }
+
+  // ---- creating and dropping indexes -----------------------------------------------------------
+
+  private static final String[][] INDEXES = {
+    {"by_id", "unique", "id"}, {"by_name", "multi", "name"}, {"by_u", "multi", "u"}
+  };
+
+  /** Java creates, on the bare copy, the indexes the crate created, one commit each. */
+  private void javaCreatesTheIndexes(Catalog catalog) {
+    List<ColumnInfo> columns = catalog.snapshot().columns(clients);
+    for (String[] index : INDEXES) {
+      long column =
+          columns.stream()
+              .filter(c -> c.name().equals(index[2]))
+              .findFirst()
+              .orElseThrow()
+              .columnId();
+      catalog.commit(
+          tx -> tx.createIndex(clients, index[0], List.of(column), index[1].equals("unique")));
+    }
+  }
+
+  @Test
+  void javaCreatesTheIndexesTheCrateCreates_byteForByte() throws Exception {
+    Path crates = lake;
+    lake = bare;
+    try (KvStore store = provider().openWriter();
+        Catalog catalog = open(store, true)) {
+      javaCreatesTheIndexes(catalog);
+    }
+    entriesAreTheCrates();
+    CrateOracle.run(dir, "check", bare.toString());
+    // The definitions, their entries and the snapshots that created them are the crate's.
+    List<Object> ours = created(bare);
+    List<Object> theirs = created(crates);
+    assertEquals(theirs, ours);
+    assertEquals(List.of(3L), lookupIn(bare, "by_id", "4"), "the crate finds f1's second row");
+  }
+
+  /**
+   * What the last three commits of the lake at {@code at} wrote for the indexes: each index's
+   * definition and stored entries, and each snapshot's schema version, changes and counters.
+   */
+  private List<Object> created(Path at) throws Exception {
+    List<Object> out = new ArrayList<>();
+    Path before = lake;
+    lake = at;
+    try (KvStore store = provider().openWriter();
+        Catalog catalog = open(store, false)) {
+      for (IndexInfo i : catalog.snapshot().indexes(clients)) {
+        out.add(i.toString());
+        out.add(storedKeys(store, i));
+      }
+      long head = catalog.head().snapshotId();
+      for (long n = head - 2; n <= head; n++) {
+        var r = catalog.snapshotAt(n).info();
+        out.add(
+            List.of(
+                r.schemaVersion(),
+                r.changesMade(),
+                r.nextCatalogId(),
+                r.nextFileId(),
+                r.schemaChangedTableIds(),
+                catalog.snapshotAt(n).schemaVersions(clients)));
+      }
+    } finally {
+      lake = before;
+    }
+    return out;
+  }
+
+  @Test
+  void anIndexCreatedAfterDeletions_listsTheLiveRowsOnly() throws Exception {
+    lake = bare;
+    try (KvStore store = provider().openWriter();
+        Catalog catalog = open(store, true)) {
+      catalog.commit(tx -> tx.deleteRowInline(clients, 1));
+      catalog.commit(tx -> tx.deleteRowInline(clients, 3));
+      catalog.commit(
+          tx -> {
+            try {
+              tx.registerDeleteFile(
+                  clients, deleteFile(dataFile(tx, clients, "f1.parquet"), "f1-del.parquet", 0, 1));
+            } catch (Exception e) {
+              throw new IllegalStateException(e);
+            }
+          });
+      javaCreatesTheIndexes(catalog);
+      // Rows changed after the index exists keep its entries.
+      catalog.commit(tx -> tx.insertInlined(clients, List.of(List.of(9L, "Ivy", true, uuid(9)))));
+    }
+    entriesAreTheCrates();
+    assertEquals(List.of(4L), lookupIn(bare, "by_id", "9"));
+  }
+
+  @Test
+  void aUniqueIndexOverRowsHoldingAValueTwice_isRefused() throws Exception {
+    lake = bare;
+    try (KvStore store = provider().openWriter();
+        Catalog catalog = open(store, true)) {
+      catalog.commit(tx -> tx.insertInlined(clients, List.of(List.of(3L, "Cy", true, uuid(3)))));
+      long id = catalog.snapshot().columns(clients).get(0).columnId();
+      Head head = catalog.head();
+      DuplicateIndexValueException e =
+          assertThrows(
+              DuplicateIndexValueException.class,
+              () -> catalog.commit(tx -> tx.createIndex(clients, "by_id", List.of(id), true)));
+      assertEquals(List.of(3L), e.values());
+      assertEquals(head, catalog.head());
+      assertEquals(List.of(), catalog.snapshot().indexes(clients));
+      // Not unique, it lands.
+      catalog.commit(tx -> tx.createIndex(clients, "by_id", List.of(id), false));
+      assertEquals(List.of(2L, 4L), catalog.lookupIndex(clients, "by_id", List.of(3L)));
+    }
+  }
+
+  @Test
+  void droppingAnIndex_endsItsDefinitionAsTheCratesDropDoes() throws Exception {
+    try (KvStore store = provider().openWriter();
+        Catalog catalog = open(store, true)) {
+      catalog.commit(tx -> tx.dropIndex(clients, "by_name"));
+      assertEquals(
+          List.of("by_id", "by_u"),
+          catalog.snapshot().indexes(clients).stream().map(IndexInfo::name).toList());
+      assertThrows(
+          dev.moraine.core.catalog.NotFoundException.class,
+          () -> catalog.lookupIndex(clients, "by_name", List.of("Ada")));
+      // The dropped index keeps no entries up to date: a new row gets none in it.
+      catalog.commit(tx -> tx.insertInlined(clients, List.of(List.of(9L, "Ada", true, uuid(9)))));
+    }
+    CrateOracle.run(dir, "check", lake.toString());
+    JsonNode view = CrateOracle.json(dir, "index-view", lake.toString());
+    List<String> names = new ArrayList<>();
+    view.get("tables").get(0).get("indexes").forEach(i -> names.add(i.get("name").asText()));
+    assertEquals(List.of("by_id", "by_u"), names);
+    assertEquals(List.of(4L), lookup("by_id", "9"));
+  }
+
+  @Test
   void withoutFileIndexValues_theFileVerbsAreRefused() throws Exception {
     try (KvStore store = provider().openWriter();
         Catalog catalog = open(store, false)) {
@@ -376,11 +585,15 @@ class IndexedFileWritesTest {
           assertThrows(
               IndexedTableException.class,
               () -> catalog.commit(tx -> tx.registerDataFile(clients, second)));
-      assertEquals(List.of("by_id", "by_name"), e.indexNames());
+      assertEquals(List.of("by_id", "by_name", "by_u"), e.indexNames());
       assertThrows(
           IndexedTableException.class, () -> catalog.commit(tx -> tx.deleteRowInline(clients, 2)));
+      InlineFlush flush =
+          ParquetInlineFlush.write(catalog.snapshot(), clients, tableDir).orElseThrow();
+      assertThrows(
+          IndexedTableException.class, () -> catalog.commit(tx -> tx.flushInlined(clients, flush)));
       // Inlined rows need no file: they land.
-      catalog.commit(tx -> tx.insertInlined(clients, List.of(List.of(8L, "Hal", true))));
+      catalog.commit(tx -> tx.insertInlined(clients, List.of(List.of(8L, "Hal", true, uuid(8)))));
     }
     entriesAreTheCrates();
   }

@@ -274,6 +274,11 @@ final class CatalogOpener {
     }
 
     @Override
+    public List<Long> lookupIndex(long tableId, String indexName, List<?> values) {
+      return IndexLookups.rows(reads, tableId, indexName, values);
+    }
+
+    @Override
     public long commit(CommitBody body) {
       if (body == null) {
         throw new InvalidArgumentException("the commit body must not be null");
@@ -368,6 +373,11 @@ final class CatalogOpener {
     @Override
     public List<MaintenancePass> maintenanceStatus() {
       return reads.load("reading the maintenance status", MaintenanceStatusRecord::read);
+    }
+
+    @Override
+    public List<Long> lookupIndex(long tableId, String indexName, List<?> values) {
+      return IndexLookups.rows(reads, tableId, indexName, values);
     }
 
     @Override

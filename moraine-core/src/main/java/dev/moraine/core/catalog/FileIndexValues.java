@@ -9,11 +9,12 @@ import java.util.List;
 /**
  * Reads the index values of data files' rows, for the verbs that keep the equality indexes of a
  * table whose rows are in data files (RFC 0002 §10.2): registering a data file, registering a
- * delete file, and deleting or updating a data-file row inline. The core reads no Parquet; a writer
- * catalog given one of these ({@link CatalogOptions#withFileIndexValues}) reads the indexed columns
- * of the files through it, as the Rust crate reads them from the files; without one, those verbs
- * are refused on an indexed table ({@link IndexedTableException}). moraine-parquet's {@code
- * LocalFileIndexValues} reads local Parquet files.
+ * delete file, flushing inlined rows into a file, and deleting or updating a data-file row inline.
+ * The core reads no Parquet; a writer catalog given one of these ({@link
+ * CatalogOptions#withFileIndexValues}) reads the indexed columns of the files through it, as the
+ * Rust crate reads them from the files; without one, those verbs are refused on an indexed table
+ * ({@link IndexedTableException}). moraine-parquet's {@code LocalFileIndexValues} reads local
+ * Parquet files.
  *
  * <p>Called on the thread running the commit's closure, once per verb call that needs it; it must
  * be safe to call from the catalog's commit thread while other threads read the catalog. A call

@@ -5,14 +5,14 @@ import java.util.List;
 /**
  * A verb was refused because its table carries equality indexes (the lake format's native indexes,
  * which the Rust implementation creates) and this library cannot derive the entries the verb would
- * need: expiring or flushing the rows of data files, registering a file mapped by name, the verbs
- * on data-file rows (registering a data or delete file, deleting or updating such a row inline)
- * when the catalog has no {@link FileIndexValues} to read the files' values with, changing any row
- * while one of the table's indexes is not ready (building, maintaining or poisoned), or dropping or
- * retyping a column one of its indexes names. The inline verbs, and the file verbs given a {@link
- * FileIndexValues}, keep the entries of ready indexes themselves. The verb staged nothing; if the
- * closure lets this escape, the commit wrote nothing. Reads of the table, and commits to tables
- * without indexes, are unaffected (RFC 0002 §10.1, §10.2).
+ * need: expiring data or delete files, registering a file mapped by name, the verbs on data-file
+ * rows (registering a data or delete file, flushing inlined rows, deleting or updating a file row
+ * inline) when the catalog has no {@link FileIndexValues} to read the files' values with, changing
+ * any row while one of the table's indexes is not ready (building, maintaining or poisoned), or
+ * dropping or retyping a column one of its indexes names. The inline verbs, and the file verbs
+ * given a {@link FileIndexValues}, keep the entries of ready indexes themselves. The verb staged
+ * nothing; if the closure lets this escape, the commit wrote nothing. Reads of the table, and
+ * commits to tables without indexes, are unaffected (RFC 0002 §10.1, §10.2).
  *
  * <p>Do not retry: the same call is refused again. Give the writer catalog a {@link
  * FileIndexValues} for the file verbs; write the other changes with the Rust implementation, which

@@ -73,6 +73,23 @@ public interface ReadOnlyCatalog extends AutoCloseable {
   List<MaintenancePass> maintenanceStatus();
 
   /**
+   * The rows that the equality index {@code indexName} of table {@code tableId} (one the Rust
+   * implementation created; {@link CatalogSnapshot#indexes} lists them) gives for {@code values},
+   * one per indexed column in the index's order, as the Java values the inline verbs take (null for
+   * a NULL), ascending by row id: the rows of the head whose indexed columns hold those values. The
+   * entries are read as the store holds them now, which is the head's state; they are not
+   * versioned, so there is no lookup at an older snapshot. A {@code uuid} is looked up in both
+   * forms it is stored in (its text for an inlined row, its 16 bytes for a data-file row).
+   *
+   * @throws NotFoundException if the table has no live index of that name
+   * @throws InvalidArgumentException if the index is not ready (its build is under way, or it is
+   *     poisoned), the number of values is not the number of indexed columns, or a value is not of
+   *     its column's type
+   * @throws StoreUnavailableException, ClosedException, FencedException as for {@link #snapshot()}
+   */
+  List<Long> lookupIndex(long tableId, String indexName, List<?> values);
+
+  /**
    * Closes the catalog: cached views are dropped, and later calls (and loads by snapshots it handed
    * out) throw {@link ClosedException}. Idempotent. Does not close the store handle.
    */

@@ -26,6 +26,7 @@ import dev.moraine.core.verb.CompactionVerbs;
 import dev.moraine.core.verb.DataFileVerbs;
 import dev.moraine.core.verb.DeleteAndExpiryVerbs;
 import dev.moraine.core.verb.Draft;
+import dev.moraine.core.verb.IndexVerbs;
 import dev.moraine.core.verb.InlineFlushVerbs;
 import dev.moraine.core.verb.InlineRun;
 import dev.moraine.core.verb.InlineVerbs;
@@ -71,12 +72,12 @@ import java.util.Optional;
  * the indexes declared UNIQUE, after its removals, and is refused with {@link
  * DuplicateIndexValueException}, writing nothing, if a value is held by another row (of the
  * premise, or of the same commit). With a {@link FileIndexValues} in the catalog's options, {@link
- * #registerDataFile}, {@link #registerDeleteFile} and the inline delete or update of a data-file
- * row keep the entries too, reading the rows' values from the files. The verbs whose entries this
- * library cannot derive ({@link #registerDataFileByName}, {@link #expireDataFile}, {@link
- * #expireDeleteFile}, {@link #flushInlined}, the file verbs without a {@link FileIndexValues}, and
- * any row change while an index is building, maintaining or poisoned), and {@link #dropColumn} and
- * {@link #changeColumnType} of a column an index names, throw {@link IndexedTableException} and
+ * #registerDataFile}, {@link #registerDeleteFile}, {@link #flushInlined} and the inline delete or
+ * update of a data-file row keep the entries too, reading the rows' values from the files. The
+ * verbs whose entries this library cannot derive ({@link #registerDataFileByName}, {@link
+ * #expireDataFile}, {@link #expireDeleteFile}, the file verbs without a {@link FileIndexValues},
+ * and any row change while an index is building, maintaining or poisoned), and {@link #dropColumn}
+ * and {@link #changeColumnType} of a column an index names, throw {@link IndexedTableException} and
  * stage nothing (RFC 0002 §10.1). Every other verb, and every verb on other tables, works as usual.
  *
  * <p>A handle belongs to one run of the closure and to the thread running it; do not keep it past
@@ -99,6 +100,7 @@ public final class Transaction {
   private final MacroVerbs macros;
   private final TagVerbs tags;
   private final InlineVerbs inlined;
+  private final IndexVerbs indexVerbs;
   private final InlineFlushVerbs inlineFlush;
   private final CompactionVerbs compaction;
   private final RewriteVerbs rewrites;
@@ -127,6 +129,7 @@ public final class Transaction {
     this.tags = new TagVerbs(state);
     InlineRun inlineRun = new InlineRun(state);
     this.inlined = new InlineVerbs(state, inlineRun);
+    this.indexVerbs = new IndexVerbs(state, inlineRun);
     this.inlineFlush = new InlineFlushVerbs(state, inlineRun, dataFiles, deletes);
     this.compaction = new CompactionVerbs(state, dataFiles, inlineRun);
     this.rewrites = new RewriteVerbs(state, dataFiles, inlineRun);
@@ -920,6 +923,47 @@ public final class Transaction {
   public FlushedInline flushInlined(long tableId, InlineFlush flush) {
     ensureOpen();
     return inlineFlush.flush(tableId, flush);
+  }
+
+  // ---- equality indexes ------------------------------------------------------------------------
+
+  /**
+   * Creates an equality index over the top-level {@code columnIds} of a table (in that order,
+   * ascending, NULLS LAST), UNIQUE when {@code unique}, as the Rust implementation's {@code
+   * create_index} does (RFC 0002 §10.3): the definition takes its id from {@code next_catalog_id}
+   * and is ready at once, the commit records an alteration of the table ({@code altered_table}, a
+   * {@code schema_versions} row), and every row of the table live at the premise gets its entry in
+   * the same commit: inlined rows from their chunks, data-file rows through the catalog's {@link
+   * FileIndexValues}. Rows the commit changes after this call keep the index's entries as for any
+   * index. A UNIQUE index over rows that hold one value twice (without a NULL) makes the commit
+   * throw {@link DuplicateIndexValueException} when the closure has returned.
+   *
+   * @return the new index's id
+   * @throws NotFoundException if the table is not live, or a column id is not a live top-level
+   *     column of it; nothing staged
+   * @throws AlreadyExistsException if the table has a live index of that name; nothing staged
+   * @throws InvalidArgumentException if the name is empty, there are no columns, a column's type
+   *     has no index form (decimals, times, nested types, ...), this commit already changed the
+   *     table's rows, the table has rows in data files and the catalog has no {@link
+   *     FileIndexValues}, or the entries would pass a commit's limits; nothing staged
+   */
+  public long createIndex(long tableId, String name, List<Long> columnIds, boolean unique) {
+    ensureOpen();
+    return indexVerbs.create(tableId, name, columnIds, unique);
+  }
+
+  /**
+   * Drops the equality index {@code name} of a table, as the Rust implementation's {@code
+   * drop_index} does: the definition ends into history and the commit records an alteration of the
+   * table; the entries stay until the Rust implementation's maintenance sweep reclaims those of
+   * indexes no live definition names.
+   *
+   * @throws NotFoundException if the table is not live or has no live index of that name; nothing
+   *     staged
+   */
+  public void dropIndex(long tableId, String name) {
+    ensureOpen();
+    indexVerbs.drop(tableId, name);
   }
 
   // ---- what staging reads ----------------------------------------------------------------------

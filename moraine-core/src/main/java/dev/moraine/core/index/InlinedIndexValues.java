@@ -27,6 +27,42 @@ public final class InlinedIndexValues {
    *
    * @throws InvalidArgumentException if the type is not indexable or the value is not of its form
    */
+  /**
+   * Whether a column of DuckLake type {@code type} can be indexed: its values have an index form.
+   */
+  public static boolean indexable(String type) {
+    DuckLakeType t;
+    try {
+      t = DuckLakeType.parse(type);
+    } catch (DuckLakeTypeParseException e) {
+      return false;
+    }
+    return switch (t.id()) {
+      case BOOLEAN,
+          INT8,
+          INT16,
+          INT32,
+          INT64,
+          UINT8,
+          UINT16,
+          UINT32,
+          UINT64,
+          FLOAT32,
+          FLOAT64,
+          VARCHAR,
+          UUID,
+          BLOB,
+          DATE,
+          TIMESTAMP_S,
+          TIMESTAMP_MS,
+          TIMESTAMP,
+          TIMESTAMPTZ,
+          TIMESTAMP_NS ->
+          true;
+      default -> false;
+    };
+  }
+
   public static IndexKeyValue of(String type, Object value) {
     DuckLakeType t;
     try {

@@ -47,7 +47,12 @@ public final class DataFileVerbs {
       // the file is.
       entries =
           s.indexes.readFileRows(
-              tableId, indexes, planned(tableId, file), null, true, "registerDataFile");
+              tableId,
+              indexes,
+              planned(tableId, file, s.newSnapshotId, s.requireStats(tableId).getNextRowId()),
+              null,
+              true,
+              "registerDataFile");
     }
     long fileId = stageFile(tableId, file, s.newSnapshotId, null, null, false);
     if (entries != null) {
@@ -60,14 +65,15 @@ public final class DataFileVerbs {
   }
 
   /**
-   * The record {@code file} will have once registered as new rows of {@code tableId}, as far as
-   * reading its rows needs: its path and first row id (its own id is not known yet).
+   * The record {@code file} will have once registered for {@code tableId}, beginning at {@code
+   * beginSnapshot} with its first row id {@code rowIdStart}, as far as reading its rows needs (its
+   * own id is not known yet, and reads as 0).
    */
-  private DataFileInfo planned(long tableId, NewDataFile file) {
+  static DataFileInfo planned(long tableId, NewDataFile file, long beginSnapshot, long rowIdStart) {
     return new DataFileInfo(
         tableId,
         0,
-        s.newSnapshotId,
+        beginSnapshot,
         OptionalLong.empty(),
         file.path(),
         file.pathIsRelative(),
@@ -75,7 +81,7 @@ public final class DataFileVerbs {
         file.recordCount(),
         file.fileSizeBytes(),
         file.footerSize(),
-        OptionalLong.of(s.requireStats(tableId).getNextRowId()),
+        OptionalLong.of(rowIdStart),
         OptionalLong.empty(),
         file.encryptionKey(),
         OptionalLong.empty(),

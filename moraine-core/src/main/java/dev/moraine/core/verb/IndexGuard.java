@@ -2,8 +2,12 @@ package dev.moraine.core.verb;
 
 import dev.moraine.core.catalog.IndexedTableException;
 import dev.moraine.core.catalog.model.IndexInfo;
+import dev.moraine.core.keyspace.key.EntityKey;
+import dev.moraine.core.keyspace.key.EntityKind;
 import dev.moraine.core.keyspace.proto.ColumnValue;
+import dev.moraine.core.keyspace.proto.IndexValue;
 import dev.moraine.core.keyspace.proto.TableValue;
+import dev.moraine.core.view.Records;
 import java.util.Collection;
 import java.util.List;
 
@@ -15,9 +19,9 @@ import java.util.List;
  * of ready indexes themselves ({@link IndexUpkeep}). The refusal is an {@link
  * IndexedTableException}, thrown before the verb stages anything.
  *
- * <p>The definitions come from the premise: no verb creates one, and the only verb that ends one
- * ({@code dropTable}) ends the table with it, after which every verb on the table is refused as not
- * found.
+ * <p>The definitions are those this attempt sees: the premise's, with those {@code createIndex} and
+ * {@code dropIndex} staged; {@code dropTable} ends a table's with it, after which every verb on the
+ * table is refused as not found.
  */
 public final class IndexGuard {
   private IndexGuard() {}
@@ -81,14 +85,25 @@ public final class IndexGuard {
   }
 
   /**
-   * The live index definitions of a table, by id. None for a table this commit created, and none
-   * for a missing table, whose verb then reports it as not found.
+   * The live index definitions of a table as this attempt sees them (the premise's, with those this
+   * commit created or dropped), by id. None for a missing table, whose verb then reports it as not
+   * found.
    */
-  private static List<IndexInfo> liveIndexes(VerbState s, long tableId) {
-    if (s.provisional(tableId) || s.liveTable(tableId).isEmpty()) {
+  static List<IndexInfo> liveIndexes(VerbState s, long tableId) {
+    if (s.liveTable(tableId).isEmpty()) {
       return List.of();
     }
-    return s.staged.premise().indexes(tableId);
+    List<IndexInfo> out = new java.util.ArrayList<>();
+    for (IndexValue v :
+        s.staged.list(
+            EntityKind.INDEX_DEFINITION,
+            tableId,
+            IndexValue.class,
+            x -> new EntityKey.IndexDefinition(tableId, x.getIndexId()))) {
+      out.add(Records.index(v));
+    }
+    out.sort((a, b) -> Long.compareUnsigned(a.indexId(), b.indexId()));
+    return out;
   }
 
   /**

@@ -256,6 +256,48 @@ public final class IndexUpkeep {
     }
   }
 
+  /** {@code a} and {@code b} as one, to be checked and taken together. */
+  static Derived both(Derived a, Derived b) {
+    List<Entry> removed = new ArrayList<>(a.removed);
+    removed.addAll(b.removed);
+    List<Entry> added = new ArrayList<>(a.added);
+    added.addAll(b.added);
+    return new Derived(removed, added);
+  }
+
+  /**
+   * Derives the entries stored inlined rows give up, as {@link #remove} does for one; takes
+   * nothing.
+   *
+   * @throws dev.moraine.core.catalog.IndexedTableException as {@link #remove}
+   */
+  Derived removalsOfRows(
+      long tableId,
+      List<IndexInfo> indexes,
+      List<ColumnValue> all,
+      List<InlinedRows.Row> stored,
+      String verb) {
+    List<Entry> removed = new ArrayList<>();
+    for (InlinedRows.Row row : stored) {
+      removed.addAll(removalsOf(tableId, indexes, all, row, verb));
+    }
+    return new Derived(removed, List.of());
+  }
+
+  /**
+   * Derives the entries stored inlined rows take in {@code indexes}, from their chunks as {@link
+   * #remove} reads them: the backfill of a new index. Takes nothing.
+   */
+  Derived additionsOfRows(
+      long tableId,
+      List<IndexInfo> indexes,
+      List<ColumnValue> all,
+      List<InlinedRows.Row> stored,
+      String verb) {
+    Derived read = removalsOfRows(tableId, indexes, all, stored, verb);
+    return new Derived(List.of(), read.removed);
+  }
+
   /**
    * Refuses {@code derived} if taking it would pass the commit's limits; takes nothing.
    *

@@ -2,11 +2,15 @@ package dev.moraine.core.verb;
 
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.Transaction;
+import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.FlushDeleteFile;
 import dev.moraine.core.catalog.model.FlushedInline;
+import dev.moraine.core.catalog.model.IndexInfo;
 import dev.moraine.core.catalog.model.InlineFlush;
+import dev.moraine.core.catalog.model.InlinedRows;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
+import dev.moraine.core.inline.InlineRowsReader;
 import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.key.InlineKey;
 import dev.moraine.core.keyspace.key.InlineOp;
@@ -47,7 +51,7 @@ public final class InlineFlushVerbs {
   }
 
   public FlushedInline flush(long tableId, InlineFlush request) {
-    IndexGuard.refuseRowChange(s, tableId, "flushInlined");
+    List<IndexInfo> indexes = IndexGuard.maintainedIndexes(s, tableId, "flushInlined");
     if (request == null) {
       throw new InvalidArgumentException("the flush request must not be null");
     }
@@ -80,6 +84,10 @@ public final class InlineFlushVerbs {
     }
     RowsPlan rows = planRows(tableId, premise, flushedChunks, through, request);
     FileDeletesPlan files = planFileDeletes(tableId, premise, through, request);
+    IndexUpkeep.Derived reindexed =
+        indexes.isEmpty() || rows == null
+            ? null
+            : reindex(tableId, indexes, rows, through, request);
     // Every check is done (the data file's own ones run inside stageFlushed before it stages
     // anything, and those of each delete file above); from here on everything is staged. File ids
     // go as stock DuckLake gives them: the flushed data file, the delete files of data files by
@@ -155,6 +163,9 @@ public final class InlineFlushVerbs {
     for (List<Long> d : premise.fileDeletes.keySet()) {
       s.inline.delete(InlineKey.Record.live(new InlineOp.FileDelete(tableId, d.get(0), d.get(1))));
     }
+    if (reindexed != null) {
+      s.indexes.take(reindexed);
+    }
     run.flushed.add(tableId);
     if (!fileDeleteIds.isEmpty()) {
       s.record(
@@ -171,6 +182,38 @@ public final class InlineFlushVerbs {
         rows == null ? 0 : rows.rowCount,
         rows == null ? List.of() : new ArrayList<>(rows.deletedAt.keySet()),
         fileDeleteIds);
+  }
+
+  /**
+   * The index work of a flush, as the Rust crate's SQL path does it: the flushed rows' entries are
+   * derived again from the data file (through the catalog's {@code FileIndexValues}), after the
+   * entries their inlined versions had are given up. The keys are the same but for a {@code uuid},
+   * stored as text inlined and as 16 bytes in a file (RFC 0002 §10). Rows deleted while inlined
+   * have no entries and get none. Checked, not yet taken.
+   *
+   * @throws dev.moraine.core.catalog.IndexedTableException if the catalog has no {@code
+   *     FileIndexValues}
+   * @throws InvalidArgumentException if the file does not give the flushed rows
+   */
+  private IndexUpkeep.Derived reindex(
+      long tableId, List<IndexInfo> indexes, RowsPlan rows, long through, InlineFlush request) {
+    long at = s.premiseRecord.getSnapshotId();
+    List<InlinedRows.Row> live =
+        s.staged.premise().loadFor(v -> InlineRowsReader.read(v, tableId, at)).rows().stream()
+            .filter(
+                r ->
+                    Long.compareUnsigned(r.beginSnapshot(), through) <= 0 && rows.covers(r.rowId()))
+            .toList();
+    IndexUpkeep.Derived removed =
+        s.indexes.removalsOfRows(tableId, indexes, s.columnRecords(tableId), live, "flushInlined");
+    long[] positions = live.stream().mapToLong(r -> r.rowId() - rows.rowIdStart).sorted().toArray();
+    NewDataFile file = request.dataFile().orElseThrow();
+    DataFileInfo planned = DataFileVerbs.planned(tableId, file, rows.firstBegin, rows.rowIdStart);
+    IndexUpkeep.Derived added =
+        s.indexes.readFileRows(tableId, indexes, planned, positions, true, "flushInlined");
+    IndexUpkeep.Derived both = IndexUpkeep.both(removed, added);
+    s.indexes.check(both);
+    return both;
   }
 
   /** The inlined rows a flush moves into its data file. */

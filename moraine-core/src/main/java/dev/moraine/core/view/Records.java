@@ -356,7 +356,7 @@ public final class Records {
         v.getDataFileId(), v.getPath(), v.getPathIsRelative(), v.getScheduleStartMicros());
   }
 
-  static IndexInfo index(IndexValue v) {
+  public static IndexInfo index(IndexValue v) {
     return new IndexInfo(
         v.getTableId(),
         v.getIndexId(),

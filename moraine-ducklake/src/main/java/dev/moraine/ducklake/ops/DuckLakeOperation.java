@@ -117,6 +117,17 @@ public enum DuckLakeOperation {
    * schema_version and records no change kind and no schema_versions row.
    */
   TAG_SCHEMA(does(BUMPS_SCHEMA_VERSION), emits()),
+
+  /**
+   * An equality index created on a table. Not an operation of stock DuckLake 1.5.5, which has no
+   * such indexes; it is the Rust implementation's index creation, recorded as an alteration of the
+   * table: the index takes its id from next_catalog_id, and the table gets a schema_versions row.
+   */
+  CREATE_INDEX(
+      does(BUMPS_SCHEMA_VERSION, WRITES_SCHEMA_VERSIONS_ROW, ADVANCES_NEXT_CATALOG_ID),
+      emits(ALTERED_TABLE)),
+  /** An equality index dropped: the Rust implementation's, recorded as CREATE_INDEX is. */
+  DROP_INDEX(does(BUMPS_SCHEMA_VERSION, WRITES_SCHEMA_VERSIONS_ROW), emits(ALTERED_TABLE)),
   // ---- views ---------------------------------------------------------------------------------
   /** CREATE VIEW. */
   CREATE_VIEW(does(BUMPS_SCHEMA_VERSION, ADVANCES_NEXT_CATALOG_ID), emits(CREATED_VIEW)),

@@ -46,6 +46,8 @@ class DuckLakeOperationTest {
         "CREATE_VIEW|Y|N|N|Y|N|created_view",
         "RENAME_VIEW|Y|N|N|N|N|created_view",
         "TAG_SCHEMA|Y|N|N|N|N|",
+        "CREATE_INDEX|Y|Y|N|Y|N|altered_table",
+        "DROP_INDEX|Y|Y|N|N|N|altered_table",
         "COMMENT_ON_VIEW|Y|N|N|N|N|altered_view",
         "DROP_VIEW|Y|N|N|N|N|dropped_view",
         "CREATE_SCALAR_MACRO|Y|N|N|Y|N|created_scalar_macro",
@@ -93,7 +95,7 @@ class DuckLakeOperationTest {
 
   @Test
   void everyOperation_isCoveredByTheTable() {
-    assertEquals(44, DuckLakeOperation.values().length);
+    assertEquals(46, DuckLakeOperation.values().length);
   }
 
   @Test

@@ -104,10 +104,11 @@ class IndexedInlineWritesTest {
     }
   }
 
-  /** The crate reads the lake as Java does. */
+  /** The crate reads the lake as Java does, and Java's index lookups give the crate's rows. */
   private static void sameAsTheCrate(Path dir) throws IOException {
     JsonTrees.assertSameTree(
         "moraine-oracle check", oracle.check(dir), "CatalogDump", Lakes.javaDump(dir, null));
+    IndexedLakes.javaLookupsAgree(dir, view(dir));
   }
 
   // ---- additions -------------------------------------------------------------------------------

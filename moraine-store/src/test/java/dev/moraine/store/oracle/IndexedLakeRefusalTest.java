@@ -127,6 +127,25 @@ class IndexedLakeRefusalTest {
   }
 
   @Test
+  void javaLooksUpTheCratesIndexesAsTheCrateDoes() throws Exception {
+    IndexedLakes.javaLookupsAgree(lake, viewBefore);
+    try (KvReader reader = Lakes.provider(lake).openReader(ReaderMode.followLatest());
+        ReadOnlyCatalog catalog = Catalog.openReadOnly(reader, CatalogOptions.defaults())) {
+      long pending =
+          catalog.snapshot().tableByName(salesId(catalog), "pending").orElseThrow().tableId();
+      assertThrows(
+          dev.moraine.core.catalog.InvalidArgumentException.class,
+          () -> catalog.lookupIndex(pending, "by_code", List.of("P-1")),
+          "a building index serves no lookups");
+      long clients =
+          catalog.snapshot().tableByName(salesId(catalog), "clients").orElseThrow().tableId();
+      assertThrows(
+          dev.moraine.core.catalog.NotFoundException.class,
+          () -> catalog.lookupIndex(clients, "by_nothing", List.of(1L)));
+    }
+  }
+
+  @Test
   void javaReadsTheIndexedLakeAsTheCrateDoes() throws Exception {
     JsonTrees.assertSameTree(
         "moraine-oracle dump", oracle.dump(lake), "CatalogDump", Lakes.javaDump(lake, null));

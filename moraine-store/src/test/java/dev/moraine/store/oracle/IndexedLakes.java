@@ -1,8 +1,15 @@
 package dev.moraine.store.oracle;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.ReadOnlyCatalog;
 import dev.moraine.core.catalog.Transaction;
+import dev.moraine.core.kv.KvReader;
+import dev.moraine.core.kv.ReaderMode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,7 +54,50 @@ final class IndexedLakes {
     return out;
   }
 
-  static long salesId(Catalog catalog) {
+  /**
+   * Java's lookups ({@link ReadOnlyCatalog#lookupIndex}) of the lake at {@code dir} give, for every
+   * value and for NULL, the rows the crate's lookups gave in {@code view}, in every ready index of
+   * one column.
+   */
+  static void javaLookupsAgree(Path dir, JsonNode view) throws IOException {
+    try (KvReader reader = Lakes.provider(dir).openReader(ReaderMode.followLatest());
+        ReadOnlyCatalog catalog = Catalog.openReadOnly(reader, CatalogOptions.defaults())) {
+      for (JsonNode t : view.get("tables")) {
+        long tableId = t.get("table_id").asLong();
+        for (JsonNode i : t.get("indexes")) {
+          if (i.get("entries").isNull() || i.get("columns").size() != 1) {
+            continue;
+          }
+          String name = i.get("name").asText();
+          long columnId = i.get("columns").get(0).asLong();
+          String type =
+              catalog.snapshot().columns(tableId).stream()
+                  .filter(c -> c.columnId() == columnId)
+                  .findFirst()
+                  .orElseThrow()
+                  .type();
+          var lookups = i.at("/entries/lookups").fields();
+          int looked = 0;
+          while (lookups.hasNext()) {
+            var e = lookups.next();
+            Object value = type.equals("int64") ? (Object) Long.valueOf(e.getKey()) : e.getKey();
+            assertEquals(
+                longs(e.getValue()),
+                catalog.lookupIndex(tableId, name, List.of(value)),
+                name + " = " + e.getKey());
+            looked++;
+          }
+          assertTrue(looked > 0, name + " was looked up");
+          assertEquals(
+              longs(i.at("/entries/null")),
+              catalog.lookupIndex(tableId, name, java.util.Arrays.asList((Object) null)),
+              name + " IS NULL");
+        }
+      }
+    }
+  }
+
+  static long salesId(ReadOnlyCatalog catalog) {
     return catalog.snapshot().schemaByName("sales").orElseThrow().schemaId();
   }
 
