@@ -607,3 +607,23 @@ async fn resolve(
     }
     Ok((table_id, ids))
 }
+
+/// `maintain`: the crate's maintenance sweep over the lake (orphaned index
+/// entries and file column statistics, the default request), printing what
+/// it reclaimed.
+pub async fn maintain(dir: &Path) -> Result<String, String> {
+    let catalog = lake::open_writer(dir).await?;
+    let outcome = catalog
+        .maintain(moraine::MaintenanceRequest::default())
+        .await
+        .map_err(|e| format!("the maintenance sweep failed: {e}"));
+    let closed = catalog.close().await;
+    let report = outcome?;
+    closed.map_err(|e| format!("cannot close the lake: {e}"))?;
+    let document = json!({
+        "indexes_swept": report.indexes_swept,
+        "index_entries_reclaimed": report.index_entries_reclaimed,
+        "file_column_stats_reclaimed": report.file_column_stats_reclaimed,
+    });
+    serde_json::to_string(&document).map_err(|e| format!("cannot serialise the report: {e}"))
+}

@@ -26,6 +26,8 @@
 //!   <column>...` has the crate create an index over those columns of an
 //!   existing lake, backfilled with the entries it derives from the table's
 //!   live inlined rows and (unless `-`) its live data files.
+//! - `maintain <dir>` runs the crate's maintenance sweep and prints what it
+//!   reclaimed: orphaned index entries and file column statistics.
 //!
 //! Every failure is one line on stderr and exit status 1.
 
@@ -43,7 +45,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir> | write-indexed <dir> | write-index-matrix <dir> | index-expect <dir> <schema> <table> <column>... | index-expect-files <dir> <data-dir> <schema> <table> <column>... | create-index <dir> <data-dir|-> <schema> <table> <name> <unique|multi> <column>... | index-view <dir> [<value>...]";
+    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir> | write-indexed <dir> | write-index-matrix <dir> | index-expect <dir> <schema> <table> <column>... | index-expect-files <dir> <data-dir> <schema> <table> <column>... | create-index <dir> <data-dir|-> <schema> <table> <name> <unique|multi> <column>... | maintain <dir> | index-view <dir> [<value>...]";
 
 fn main() -> ExitCode {
     // A panic inside the crate or a dependency is reported like any other
@@ -157,6 +159,13 @@ fn run(args: &[String]) -> Result<(), String> {
                 kind == "unique",
                 columns,
             ))
+        }
+        "maintain" => {
+            let [dir] = rest else {
+                return Err(USAGE.to_owned());
+            };
+            let json = lake::runtime()?.block_on(index_matrix::maintain(Path::new(dir)))?;
+            print_line(&json, "report")
         }
         "index-view" => {
             let (dir, values) = rest.split_first().ok_or_else(|| USAGE.to_owned())?;

@@ -314,9 +314,14 @@ class IndexedFileWritesTest {
     return out;
   }
 
-  /** Both indexes hold exactly the entries the crate derives from the live rows. */
+  /** The indexes hold exactly the entries the crate derives from the live rows. */
   private void entriesAreTheCrates() throws Exception {
-    for (String[] index : new String[][] {{"by_id", "id"}, {"by_name", "name"}, {"by_u", "u"}}) {
+    entriesAreTheCratesFor(new String[][] {{"by_id", "id"}, {"by_name", "name"}, {"by_u", "u"}});
+  }
+
+  /** The indexes named (with their column) hold exactly the entries the crate derives. */
+  private void entriesAreTheCratesFor(String[][] indexes) throws Exception {
+    for (String[] index : indexes) {
       IndexInfo info;
       Set<String> stored;
       try (KvStore store = provider().openWriter();
@@ -402,6 +407,13 @@ class IndexedFileWritesTest {
     }
     entriesAreTheCrates();
     assertEquals(List.of(), lookup("by_id", "3"));
+    assertEquals(0, maintain().get("index_entries_reclaimed").asLong(), "the crate's sweep");
+    assertEquals(0, maintain().get("file_column_stats_reclaimed").asLong());
+  }
+
+  /** The crate's maintenance sweep over the lake, and what it reclaimed. */
+  private JsonNode maintain() throws Exception {
+    return CrateOracle.json(dir, "maintain", lake.toString());
   }
 
   @Test
@@ -574,6 +586,13 @@ class IndexedFileWritesTest {
     view.get("tables").get(0).get("indexes").forEach(i -> names.add(i.get("name").asText()));
     assertEquals(List.of("by_id", "by_u"), names);
     assertEquals(List.of(4L), lookup("by_id", "9"));
+    // The crate's sweep reclaims the dropped index's entries, those of rows 0 to 3, and nothing
+    // else; a second sweep finds nothing.
+    JsonNode swept = maintain();
+    assertEquals(1, swept.get("indexes_swept").asLong(), swept.toString());
+    assertEquals(4, swept.get("index_entries_reclaimed").asLong(), swept.toString());
+    assertEquals(0, maintain().get("index_entries_reclaimed").asLong());
+    entriesAreTheCratesFor(new String[][] {{"by_id", "id"}, {"by_u", "u"}});
   }
 
   @Test
