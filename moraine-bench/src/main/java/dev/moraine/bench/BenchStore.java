@@ -66,6 +66,17 @@ final class BenchStore implements AutoCloseable {
   }
 
   /** Opens a writer on a new empty store of {@code kind}. */
+  /**
+   * The store of a lake in the local directory {@code dir}, without fsync and with SlateDB's own
+   * flush timer off, as the benchmarks that compare with the Rust implementation open it (its local
+   * object store does not fsync).
+   */
+  static SlateStoreProvider localWithoutFsync(Path dir) {
+    return new SlateStoreProvider(
+        StoreConfig.of(new ObjectStoreSpec.LocalDirectory(dir).withoutFsync(), "")
+            .withSettings(StoreSettings.defaults().withFlushTimerOff()));
+  }
+
   static BenchStore open(Kind kind) {
     return open(kind, null);
   }

@@ -11,10 +11,7 @@ import dev.moraine.core.catalog.model.ExpiryResult;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.SnapshotExpiry;
 import dev.moraine.core.kv.KvStore;
-import dev.moraine.store.ObjectStoreSpec;
 import dev.moraine.store.SlateStoreProvider;
-import dev.moraine.store.StoreConfig;
-import dev.moraine.store.StoreSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -53,10 +50,7 @@ public final class ExpiryBench {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    SlateStoreProvider provider =
-        new SlateStoreProvider(
-            StoreConfig.of(new ObjectStoreSpec.LocalDirectory(dir).withoutFsync(), "")
-                .withSettings(StoreSettings.defaults().withFlushTimerOff()));
+    SlateStoreProvider provider = BenchStore.localWithoutFsync(dir);
     try (KvStore store = provider.openWriter();
         Catalog catalog =
             Catalog.open(store, CatalogOptions.defaults().withFlushSpacing(Duration.ZERO))) {

@@ -6,10 +6,7 @@ import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.model.ColumnInfo;
 import dev.moraine.core.catalog.model.TableInfo;
 import dev.moraine.core.kv.KvStore;
-import dev.moraine.store.ObjectStoreSpec;
 import dev.moraine.store.SlateStoreProvider;
-import dev.moraine.store.StoreConfig;
-import dev.moraine.store.StoreSettings;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,10 +51,7 @@ public final class VerbCommitBench {
     }
     // The store root is the lake, as the Rust implementation opens it. Neither side fsyncs: the
     // Rust object store's local directory does not, so ours is opened without it too.
-    SlateStoreProvider provider =
-        new SlateStoreProvider(
-            StoreConfig.of(new ObjectStoreSpec.LocalDirectory(dir).withoutFsync(), "")
-                .withSettings(StoreSettings.defaults().withFlushTimerOff()));
+    SlateStoreProvider provider = BenchStore.localWithoutFsync(dir);
     try (KvStore store = provider.openWriter();
         Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
       CatalogSnapshot head = catalog.snapshot();
