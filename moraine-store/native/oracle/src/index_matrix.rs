@@ -577,7 +577,7 @@ async fn backfill(
 }
 
 /// The id of `schema.table` and of its top-level `columns`, at the head.
-async fn resolve(
+pub async fn resolve(
     catalog: &moraine::ReadOnlyCatalog,
     schema: &str,
     table: &str,

@@ -26,9 +26,9 @@ use moraine::{InlineChunk, RecentRow};
 use serde_json::Value;
 
 /// One row of the workload's inline table `events (id, name, ok)`.
-pub struct Event {
+pub struct Event<'a> {
     pub id: i64,
-    pub name: Option<&'static str>,
+    pub name: Option<&'a str>,
     pub ok: bool,
 }
 
@@ -42,7 +42,7 @@ fn events_schema() -> SchemaRef {
 }
 
 /// `rows` as an inline chunk of `schema_version`.
-pub fn events_chunk(schema_version: u64, rows: &[Event]) -> moraine::Result<InlineChunk> {
+pub fn events_chunk(schema_version: u64, rows: &[Event<'_>]) -> moraine::Result<InlineChunk> {
     let schema = events_schema();
     let columns: Vec<ArrayRef> = vec![
         Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.id))),

@@ -26,6 +26,9 @@
 //!   <column>...` has the crate create an index over those columns of an
 //!   existing lake, backfilled with the entries it derives from the table's
 //!   live inlined rows and (unless `-`) its live data files.
+//! - `index-write <dir> <data-dir> <schema> <table> <verb> <arg>...` has
+//!   the crate commit one change to an indexed table, with the index entries
+//!   its verbs demand (see `index_write.rs`).
 //! - `maintain <dir>` runs the crate's maintenance sweep and prints what it
 //!   reclaimed: orphaned index entries and file column statistics.
 //!
@@ -34,6 +37,7 @@
 mod append;
 mod dump;
 mod index_matrix;
+mod index_write;
 mod indexed;
 mod inline;
 mod lake;
@@ -45,7 +49,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir> | write-indexed <dir> | write-index-matrix <dir> | index-expect <dir> <schema> <table> <column>... | index-expect-files <dir> <data-dir> <schema> <table> <column>... | create-index <dir> <data-dir|-> <schema> <table> <name> <unique|multi> <column>... | maintain <dir> | index-view <dir> [<value>...]";
+    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir> | write-indexed <dir> | write-index-matrix <dir> | index-expect <dir> <schema> <table> <column>... | index-expect-files <dir> <data-dir> <schema> <table> <column>... | create-index <dir> <data-dir|-> <schema> <table> <name> <unique|multi> <column>... | index-write <dir> <data-dir> <schema> <table> <verb> <arg>... | maintain <dir> | index-view <dir> [<value>...]";
 
 fn main() -> ExitCode {
     // A panic inside the crate or a dependency is reported like any other
@@ -159,6 +163,20 @@ fn run(args: &[String]) -> Result<(), String> {
                 kind == "unique",
                 columns,
             ))
+        }
+        "index-write" => {
+            let [dir, data, schema, table, verb, args @ ..] = rest else {
+                return Err(USAGE.to_owned());
+            };
+            let printed = lake::runtime()?.block_on(index_write::step(
+                Path::new(dir),
+                Path::new(data),
+                schema,
+                table,
+                verb,
+                args,
+            ))?;
+            print_line(&printed, "step")
         }
         "maintain" => {
             let [dir] = rest else {

@@ -65,7 +65,7 @@ pub(super) async fn insert_delete_flush(catalog: &Catalog) -> Result<(), String>
 
 /// One commit of `rows` inlined into `sales.events`, under the schema
 /// version of the commit's premise.
-async fn insert_events(catalog: &Catalog, step: &str, rows: &[Event]) -> Result<(), String> {
+async fn insert_events(catalog: &Catalog, step: &str, rows: &[Event<'_>]) -> Result<(), String> {
     commit(catalog, step, |tx| {
         let events = table(tx, "sales", "events")?;
         let version = tx.current_snapshot().schema_version;
@@ -76,7 +76,7 @@ async fn insert_events(catalog: &Catalog, step: &str, rows: &[Event]) -> Result<
     .map(drop)
 }
 
-fn event(id: i64, name: Option<&'static str>, ok: bool) -> Event {
+fn event(id: i64, name: Option<&'static str>, ok: bool) -> Event<'static> {
     Event { id, name, ok }
 }
 

@@ -17,39 +17,19 @@ import dev.moraine.core.catalog.model.IndexInfo;
 import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
-import dev.moraine.core.index.IndexKeyEncoder;
-import dev.moraine.core.index.IndexKeyValue;
-import dev.moraine.core.keyspace.key.KeyCodec;
-import dev.moraine.core.kv.KeyRange;
-import dev.moraine.core.kv.KeyValue;
-import dev.moraine.core.kv.KvIterator;
-import dev.moraine.core.kv.KvSnapshot;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.parquet.LocalFileIndexValues;
 import dev.moraine.parquet.ParquetInlineFlush;
 import dev.moraine.store.ObjectStoreSpec;
 import dev.moraine.store.SlateStoreProvider;
 import dev.moraine.store.StoreConfig;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
-import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroupFactory;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.io.LocalOutputFile;
-import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.schema.LogicalTypeAnnotation;
-import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
-import org.apache.parquet.schema.Types;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -112,16 +92,7 @@ class IndexedFileWritesTest {
       catalog.commit(tx -> tx.registerDataFile(clients, first));
     }
     bare = dir.resolve("bare");
-    try (var walk = Files.walk(lake)) {
-      for (Path p : (Iterable<Path>) walk::iterator) {
-        Path target = bare.resolve(lake.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(p, target);
-        }
-      }
-    }
+    LakeCopy.copy(lake, bare);
     for (String[] index :
         new String[][] {
           {"by_id", "unique", "id"}, {"by_name", "multi", "name"}, {"by_u", "multi", "u"}
@@ -160,97 +131,22 @@ class IndexedFileWritesTest {
   }
 
   private static Object[] row(long id, String name) {
-    return new Object[] {id, name};
+    return ClientFiles.row(id, name);
   }
 
-  /**
-   * Writes a Parquet file of {@code rows} (id, name; ok is true, u the id's uuid as 16 bytes) into
-   * the table's directory, its fields carrying the columns' ids, and returns it as a data file to
-   * register.
-   */
+  private ClientFiles files() {
+    return new ClientFiles(tableDir, IndexedFileWritesTest::uuid);
+  }
+
+  /** A Parquet file of {@code rows} in the table's directory, as a data file to register. */
   private NewDataFile file(Catalog catalog, String name, Object[]... rows) throws Exception {
-    List<ColumnInfo> columns = catalog.snapshot().columns(clients);
-    MessageType schema =
-        Types.buildMessage()
-            .optional(PrimitiveTypeName.INT64)
-            .id((int) columns.get(0).columnId())
-            .named("id")
-            .optional(PrimitiveTypeName.BINARY)
-            .as(LogicalTypeAnnotation.stringType())
-            .id((int) columns.get(1).columnId())
-            .named("name")
-            .optional(PrimitiveTypeName.BOOLEAN)
-            .id((int) columns.get(2).columnId())
-            .named("ok")
-            .optional(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY)
-            .length(16)
-            .as(LogicalTypeAnnotation.uuidType())
-            .id((int) columns.get(3).columnId())
-            .named("u")
-            .named("duckdb_schema");
-    List<Group> groups = new ArrayList<>();
-    SimpleGroupFactory factory = new SimpleGroupFactory(schema);
-    for (Object[] r : rows) {
-      Group g = factory.newGroup();
-      g.add("id", (Long) r[0]);
-      if (r[1] != null) {
-        g.add("name", (String) r[1]);
-      }
-      g.add("ok", true);
-      UUID u = uuid((Long) r[0]);
-      g.add(
-          "u",
-          Binary.fromConstantByteArray(
-              ByteBuffer.allocate(16)
-                  .putLong(u.getMostSignificantBits())
-                  .putLong(u.getLeastSignificantBits())
-                  .array()));
-      groups.add(g);
-    }
-    Path path = write(name, schema, groups);
-    return NewDataFile.parquet(name, rows.length, Files.size(path), 100);
+    return files().dataFile(catalog.snapshot().columns(clients), name, rows);
   }
 
-  /** Writes a DuckLake delete file of {@code positions} of the data file at {@code target}. */
+  /** A DuckLake delete file of {@code positions} of the data file {@code target}. */
   private NewDeleteFile deleteFile(DataFileInfo target, String name, long... positions)
       throws Exception {
-    MessageType schema =
-        Types.buildMessage()
-            .required(PrimitiveTypeName.BINARY)
-            .as(LogicalTypeAnnotation.stringType())
-            .id(2147483646)
-            .named("file_path")
-            .required(PrimitiveTypeName.INT64)
-            .id(2147483645)
-            .named("pos")
-            .named("duckdb_schema");
-    List<Group> groups = new ArrayList<>();
-    SimpleGroupFactory factory = new SimpleGroupFactory(schema);
-    for (long p : positions) {
-      groups.add(
-          factory
-              .newGroup()
-              .append("file_path", tableDir.resolve(target.path()).toString())
-              .append("pos", p));
-    }
-    Path path = write(name, schema, groups);
-    return NewDeleteFile.parquet(
-        target.dataFileId(), name, positions.length, Files.size(path), 100);
-  }
-
-  /** Writes {@code rows} of {@code schema} as the Parquet file {@code name} of the table. */
-  private Path write(String name, MessageType schema, List<Group> rows) throws Exception {
-    Path path = tableDir.resolve(name);
-    try (var writer =
-        ExampleParquetWriter.builder(new LocalOutputFile(path))
-            .withConf(new PlainParquetConfiguration())
-            .withType(schema)
-            .build()) {
-      for (Group g : rows) {
-        writer.write(g);
-      }
-    }
-    return path;
+    return files().deleteFile(target, name, positions);
   }
 
   private static DataFileInfo dataFile(Transaction tx, long table, String path) {
@@ -264,20 +160,7 @@ class IndexedFileWritesTest {
 
   /** The stored keys of {@code index}, in hexadecimal. */
   private static Set<String> storedKeys(KvStore store, IndexInfo index) {
-    Set<String> out = new TreeSet<>();
-    HexFormat hex = HexFormat.of();
-    try (KvSnapshot snapshot = store.snapshot();
-        KvIterator it = snapshot.scan(KeyRange.prefix(new byte[] {0x07}))) {
-      while (it.hasNext()) {
-        KeyValue kv = it.next();
-        var key = KeyCodec.decode(kv.key());
-        if (key instanceof dev.moraine.core.keyspace.key.IndexEntryKey e
-            && e.indexId() == index.indexId()) {
-          out.add(hex.formatHex(kv.key()) + "=" + hex.formatHex(kv.value()));
-        }
-      }
-    }
-    return out;
+    return IndexEntryTexts.stored(store, index);
   }
 
   /**
@@ -285,33 +168,7 @@ class IndexedFileWritesTest {
    * inlined rows and files, as Java encodes them.
    */
   private Set<String> cratesKeys(IndexInfo index, String column) throws Exception {
-    Set<String> out = new TreeSet<>();
-    HexFormat hex = HexFormat.of();
-    for (JsonNode entries :
-        List.of(
-            CrateOracle.json(dir, "index-expect", lake.toString(), "sales", "clients", column),
-            CrateOracle.json(
-                dir,
-                "index-expect-files",
-                lake.toString(),
-                data.toString(),
-                "sales",
-                "clients",
-                column))) {
-      for (JsonNode e : entries) {
-        List<IndexKeyValue> values = new ArrayList<>();
-        e.get("values").forEach(v -> values.add(CrateOracle.value(v)));
-        long rowId = e.get("row_id").asLong();
-        IndexKeyEncoder.CanonicalKey canonical = IndexKeyEncoder.canonical(index, values);
-        var key = IndexKeyEncoder.entryKey(index, canonical, rowId);
-        String value =
-            key instanceof dev.moraine.core.keyspace.key.IndexEntryKey.Unique
-                ? String.format("%016x", rowId)
-                : "";
-        out.add(hex.formatHex(KeyCodec.encode(key)) + "=" + value);
-      }
-    }
-    return out;
+    return IndexEntryTexts.cratesDerivation(dir, lake, data, "sales", "clients", index, column);
   }
 
   /** The indexes hold exactly the entries the crate derives from the live rows. */
