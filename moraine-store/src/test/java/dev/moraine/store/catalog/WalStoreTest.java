@@ -57,6 +57,13 @@ class WalStoreTest {
     stores.forEach(ObjectStoreSpec::dropInMemory);
   }
 
+  /**
+   * How many PUTs a crash test fails: more than the store can retry within its operation bound.
+   * SlateDB retries a failed write-out at once and often, so a count in the thousands can run out
+   * within the bound, and the "crashed" step then succeeds on a fast machine.
+   */
+  private static final long UNTIL_CLOSED = 1_000_000_000L;
+
   private static StoreSettings settings() {
     return StoreSettings.defaults()
         .withManifestPollInterval(Duration.ofMillis(100))
@@ -200,7 +207,7 @@ class WalStoreTest {
   void aCrashBeforeTheNewRecordIsDurable_leavesTheOldStoreServingEverything() {
     long head = create(logA);
     try (FaultInjector faults = new FaultInjector()) {
-      faults.failPuts(0, 1_000, null, false);
+      faults.failPuts(0, UNTIL_CLOSED, null, false);
       ObjectStoreSpec failing = ObjectStoreSpec.faulty(logB, faults);
       assertThrows(
           RuntimeException.class, () -> Catalog.moveWalStore(provider(logA), provider(failing)));
@@ -224,7 +231,7 @@ class WalStoreTest {
       ObjectStoreSpec failingMain = ObjectStoreSpec.faulty(main, faults);
       // The second step's write-out of the memtable is a PUT of a sorted-string table into the
       // store's own object store; fail those, and only those, from the second open on.
-      faults.failPuts(0, 1_000, FaultInjector.COMPACTED, false);
+      faults.failPuts(0, UNTIL_CLOSED, FaultInjector.COMPACTED, false);
       assertThrows(
           RuntimeException.class,
           () -> Catalog.moveWalStore(provider(logA), provider(failingMain, logB)));
@@ -246,7 +253,7 @@ class WalStoreTest {
     catalog.commit(tx -> tx.createTable(0, "t", List.of(ColumnDef.of("x", "int64"))));
     long head = catalog.commit(tx -> tx.registerDataFile(1, NewDataFile.parquet("f", 5, 100, 10)));
     try (FaultInjector faults = new FaultInjector()) {
-      faults.failPuts(0, 1_000, FaultInjector.COMPACTED, false);
+      faults.failPuts(0, UNTIL_CLOSED, FaultInjector.COMPACTED, false);
       ObjectStoreSpec failingMain = ObjectStoreSpec.faulty(main, faults);
       assertThrows(
           RuntimeException.class,
