@@ -66,7 +66,7 @@ final class CatalogOpener {
         KvErrors.translate("opening the catalog", () -> ensureCatalog(store, options));
     CatalogReads reads = new CatalogReads(ReadSource.of(store), options, true);
     CommitPath path = new CommitPath(store, reads, settings(options));
-    return new WriterCatalog(reads, path, store, created, options.fileIndexValues());
+    return new WriterCatalog(reads, path, store, created, options);
   }
 
   private static CommitSettings settings(CatalogOptions options) {
@@ -213,16 +213,18 @@ final class CatalogOpener {
     private final FileCleaner cleaner;
     private final MaintenanceRunner maintenance;
     private final boolean created;
-    private final Optional<FileIndexValues> fileIndexValues;
+
+    /** What the verbs of this catalog's commits read of its options. */
+    private final CatalogOptions options;
 
     WriterCatalog(
         CatalogReads reads,
         CommitPath commits,
         KvStore store,
         boolean created,
-        Optional<FileIndexValues> fileIndexValues) {
+        CatalogOptions options) {
       this.reads = reads;
-      this.fileIndexValues = fileIndexValues;
+      this.options = options;
       this.commits = commits;
       this.expirer = new SnapshotExpirer(reads, commits);
       this.cleaner = new FileCleaner(reads, commits);
@@ -283,7 +285,7 @@ final class CatalogOpener {
       if (body == null) {
         throw new InvalidArgumentException("the commit body must not be null");
       }
-      return commits.commit(List.of(new TransactionRun(body, fileIndexValues))).get(0);
+      return commits.commit(List.of(new TransactionRun(body, options))).get(0);
     }
 
     @Override
@@ -296,7 +298,7 @@ final class CatalogOpener {
         if (body == null) {
           throw new InvalidArgumentException("a commit group's bodies must not be null");
         }
-        works.add(new TransactionRun(body, fileIndexValues));
+        works.add(new TransactionRun(body, options));
       }
       return commits.commit(works);
     }

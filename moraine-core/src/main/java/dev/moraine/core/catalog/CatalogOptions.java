@@ -31,6 +31,12 @@ import java.util.Optional;
  * @param fileIndexValues how a writer catalog reads the index values of data files' rows, for the
  *     verbs that keep the equality indexes of tables whose rows are in files (RFC 0002 §10.2); none
  *     by default, which refuses those verbs on an indexed table
+ * @param dataInliningRowLimit the data inlining row limit of a table whose lake options set none
+ *     ({@code data_inlining_row_limit} at table, schema or global scope), as DuckLake's ATTACH
+ *     option DATA_INLINING_ROW_LIMIT; not recorded in the lake. The inline verbs inline what they
+ *     are given whatever the limit: it decides, as in DuckLake, whether creating or re-shaping a
+ *     table registers an empty inlined-data table for its new schema version (a limit of 0 turns
+ *     that off; RFC 0004 §8.2 item 5). Default 10, DuckLake's
  */
 public record CatalogOptions(
     Optional<String> dataPath,
@@ -41,7 +47,11 @@ public record CatalogOptions(
     Duration checkpointLifetime,
     int maxBatchMembers,
     Duration stallReport,
-    Optional<FileIndexValues> fileIndexValues) {
+    Optional<FileIndexValues> fileIndexValues,
+    long dataInliningRowLimit) {
+  /** DuckLake's default data inlining row limit. */
+  public static final long DEFAULT_DATA_INLINING_ROW_LIMIT = 10;
+
   /** The default number of snapshot views kept. */
   public static final int DEFAULT_SNAPSHOT_CACHE_SIZE = 64;
 
@@ -62,8 +72,8 @@ public record CatalogOptions(
    *
    * @throws InvalidArgumentException if {@code dataPath} or {@code fileIndexValues} is null, the
    *     data path holds an empty string, the cache size or the batch size is below 1, a duration is
-   *     null, the spacing is negative, or the lifetime or the stall report is not positive; nothing
-   *     was opened
+   *     null, the spacing is negative, the lifetime or the stall report is not positive, or the
+   *     data inlining row limit is negative; nothing was opened
    */
   public CatalogOptions {
     if (dataPath == null) {
@@ -96,6 +106,10 @@ public record CatalogOptions(
     if (fileIndexValues == null) {
       throw new InvalidArgumentException("fileIndexValues must not be null (use Optional.empty())");
     }
+    if (dataInliningRowLimit < 0) {
+      throw new InvalidArgumentException(
+          "dataInliningRowLimit must be zero or positive, got " + dataInliningRowLimit);
+    }
   }
 
   /** The given data path, encryption flag and cache size, and the defaults for the rest. */
@@ -109,7 +123,8 @@ public record CatalogOptions(
         DEFAULT_CHECKPOINT_LIFETIME,
         DEFAULT_MAX_BATCH_MEMBERS,
         DEFAULT_STALL_REPORT,
-        Optional.empty());
+        Optional.empty(),
+        DEFAULT_DATA_INLINING_ROW_LIMIT);
   }
 
   /** No data path, not encrypted, and every default above. */
@@ -119,114 +134,58 @@ public record CatalogOptions(
 
   /** These options with {@code dataPath} recorded at creation. */
   public CatalogOptions withDataPath(String path) {
-    return new CatalogOptions(
-        Optional.ofNullable(path),
-        encrypted,
-        snapshotCacheSize,
-        flushSpacing,
-        publishCheckpoints,
-        checkpointLifetime,
-        maxBatchMembers,
-        stallReport,
-        fileIndexValues);
+    Copy c = new Copy(this);
+    c.dataPath = Optional.ofNullable(path);
+    return c.build();
   }
 
   /** These options with the encryption flag recorded at creation. */
   public CatalogOptions withEncrypted(boolean on) {
-    return new CatalogOptions(
-        dataPath,
-        on,
-        snapshotCacheSize,
-        flushSpacing,
-        publishCheckpoints,
-        checkpointLifetime,
-        maxBatchMembers,
-        stallReport,
-        fileIndexValues);
+    Copy c = new Copy(this);
+    c.encrypted = on;
+    return c.build();
   }
 
   /** These options with another snapshot cache size. */
   public CatalogOptions withSnapshotCacheSize(int size) {
-    return new CatalogOptions(
-        dataPath,
-        encrypted,
-        size,
-        flushSpacing,
-        publishCheckpoints,
-        checkpointLifetime,
-        maxBatchMembers,
-        stallReport,
-        fileIndexValues);
+    Copy c = new Copy(this);
+    c.snapshotCacheSize = size;
+    return c.build();
   }
 
   /** These options with another flush spacing ({@link Duration#ZERO}: flush every batch). */
   public CatalogOptions withFlushSpacing(Duration spacing) {
-    return new CatalogOptions(
-        dataPath,
-        encrypted,
-        snapshotCacheSize,
-        spacing,
-        publishCheckpoints,
-        checkpointLifetime,
-        maxBatchMembers,
-        stallReport,
-        fileIndexValues);
+    Copy c = new Copy(this);
+    c.flushSpacing = spacing;
+    return c.build();
   }
 
   /** These options with checkpoint publication on or off. */
   public CatalogOptions withCheckpointPublication(boolean on) {
-    return new CatalogOptions(
-        dataPath,
-        encrypted,
-        snapshotCacheSize,
-        flushSpacing,
-        on,
-        checkpointLifetime,
-        maxBatchMembers,
-        stallReport,
-        fileIndexValues);
+    Copy c = new Copy(this);
+    c.publishCheckpoints = on;
+    return c.build();
   }
 
   /** These options with another lifetime for published checkpoints. */
   public CatalogOptions withCheckpointLifetime(Duration lifetime) {
-    return new CatalogOptions(
-        dataPath,
-        encrypted,
-        snapshotCacheSize,
-        flushSpacing,
-        publishCheckpoints,
-        lifetime,
-        maxBatchMembers,
-        stallReport,
-        fileIndexValues);
+    Copy c = new Copy(this);
+    c.checkpointLifetime = lifetime;
+    return c.build();
   }
 
   /** These options with another cap on the commits of one batch. */
   public CatalogOptions withMaxBatchMembers(int members) {
-    return new CatalogOptions(
-        dataPath,
-        encrypted,
-        snapshotCacheSize,
-        flushSpacing,
-        publishCheckpoints,
-        checkpointLifetime,
-        members,
-        stallReport,
-        fileIndexValues);
+    Copy c = new Copy(this);
+    c.maxBatchMembers = members;
+    return c.build();
   }
 
   /** These options with another wait before a stalled commit is reported. */
   public CatalogOptions withStallReport(Duration after) {
-    return new CatalogOptions(
-        dataPath,
-        encrypted,
-        snapshotCacheSize,
-        flushSpacing,
-        publishCheckpoints,
-        checkpointLifetime,
-        maxBatchMembers,
-        after,
-        fileIndexValues);
+    Copy c = new Copy(this);
+    c.stallReport = after;
+    return c.build();
   }
 
   /**
@@ -234,15 +193,59 @@ public record CatalogOptions(
    * that keep the equality indexes of tables whose rows are in files.
    */
   public CatalogOptions withFileIndexValues(FileIndexValues values) {
-    return new CatalogOptions(
-        dataPath,
-        encrypted,
-        snapshotCacheSize,
-        flushSpacing,
-        publishCheckpoints,
-        checkpointLifetime,
-        maxBatchMembers,
-        stallReport,
-        Optional.ofNullable(values));
+    Copy c = new Copy(this);
+    c.fileIndexValues = Optional.ofNullable(values);
+    return c.build();
+  }
+
+  /**
+   * These options with another data inlining row limit for tables whose lake options set none (0:
+   * no inlined-data table is registered when a table is created or re-shaped).
+   */
+  public CatalogOptions withDataInliningRowLimit(long limit) {
+    Copy c = new Copy(this);
+    c.dataInliningRowLimit = limit;
+    return c.build();
+  }
+
+  /** These options' fields, one of which a with-method changes before building the copy. */
+  private static final class Copy {
+    private Optional<String> dataPath;
+    private boolean encrypted;
+    private int snapshotCacheSize;
+    private Duration flushSpacing;
+    private boolean publishCheckpoints;
+    private Duration checkpointLifetime;
+    private int maxBatchMembers;
+    private Duration stallReport;
+    private Optional<FileIndexValues> fileIndexValues;
+    private long dataInliningRowLimit;
+
+    private Copy(CatalogOptions o) {
+      dataPath = o.dataPath;
+      encrypted = o.encrypted;
+      snapshotCacheSize = o.snapshotCacheSize;
+      flushSpacing = o.flushSpacing;
+      publishCheckpoints = o.publishCheckpoints;
+      checkpointLifetime = o.checkpointLifetime;
+      maxBatchMembers = o.maxBatchMembers;
+      stallReport = o.stallReport;
+      fileIndexValues = o.fileIndexValues;
+      dataInliningRowLimit = o.dataInliningRowLimit;
+    }
+
+    private CatalogOptions build() {
+      return new CatalogOptions(
+          dataPath,
+          encrypted,
+          snapshotCacheSize,
+          flushSpacing,
+          publishCheckpoints,
+          checkpointLifetime,
+          maxBatchMembers,
+          stallReport,
+          fileIndexValues,
+          dataInliningRowLimit);
+    }
   }
 }

@@ -109,12 +109,8 @@ public final class Transaction {
   private String commitMessage;
   private String commitExtraInfo;
 
-  Transaction(
-      SnapshotView premise,
-      SnapshotValue premiseRecord,
-      Optional<FileIndexValues> fileIndexValues) {
-    this.state =
-        new VerbState(premise, premiseRecord, fileIndexValues, CatalogSnapshot.of(premise));
+  Transaction(SnapshotView premise, SnapshotValue premiseRecord, CatalogOptions options) {
+    this.state = new VerbState(premise, premiseRecord, options, CatalogSnapshot.of(premise));
     this.staged = state.staged;
     this.schemas = new SchemaVerbs(state);
     this.columnVerbs = new ColumnVerbs(state);
@@ -975,6 +971,7 @@ public final class Transaction {
   Draft draft() {
     sealed = true;
     inlined.checkVersions();
+    inlined.registerReshapedTables();
     dev.moraine.core.kv.WriteBatch indexEntries = state.indexes.resolve();
     return new Draft(
         staged.changes(),

@@ -4,21 +4,20 @@ import dev.moraine.core.commit.CommitWork;
 import dev.moraine.core.keyspace.proto.SnapshotValue;
 import dev.moraine.core.verb.Draft;
 import dev.moraine.core.view.SnapshotView;
-import java.util.Optional;
 
 /** A host's {@link CommitBody} as the commit path runs it: one {@link Transaction} per run. */
 final class TransactionRun implements CommitWork {
   private final CommitBody body;
-  private final Optional<FileIndexValues> fileIndexValues;
+  private final CatalogOptions options;
 
-  TransactionRun(CommitBody body, Optional<FileIndexValues> fileIndexValues) {
+  TransactionRun(CommitBody body, CatalogOptions options) {
     this.body = body;
-    this.fileIndexValues = fileIndexValues;
+    this.options = options;
   }
 
   @Override
   public Draft run(SnapshotView premise, SnapshotValue premiseRecord) {
-    Transaction handle = new Transaction(premise, premiseRecord, fileIndexValues);
+    Transaction handle = new Transaction(premise, premiseRecord, options);
     try {
       body.run(handle);
     } catch (Throwable t) {

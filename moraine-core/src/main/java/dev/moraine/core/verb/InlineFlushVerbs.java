@@ -15,6 +15,7 @@ import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.key.InlineKey;
 import dev.moraine.core.keyspace.key.InlineOp;
 import dev.moraine.core.keyspace.proto.DataFileValue;
+import dev.moraine.core.keyspace.proto.InlineSchemaDroppedValue;
 import dev.moraine.core.view.Names;
 import dev.moraine.ducklake.changes.ChangeEntry;
 import dev.moraine.ducklake.changes.ChangeKind;
@@ -165,6 +166,15 @@ public final class InlineFlushVerbs {
     }
     if (reindexed != null) {
       s.indexes.take(reindexed);
+    }
+    // As stock DuckLake's flush: every inlined-data table of the table but the newest leaves
+    // ducklake_inlined_data_tables. The schema record stays, so the version's name keeps resolving
+    // for a reader that listed it before (RFC 0002 §9.1); the newest keeps taking inserts.
+    List<Long> registered = premise.registeredVersions;
+    for (int i = 0; i < registered.size() - 1; i++) {
+      s.inline.put(
+          new InlineKey.SchemaDropped(tableId, registered.get(i)),
+          InlineSchemaDroppedValue.getDefaultInstance());
     }
     run.flushed.add(tableId);
     if (!fileDeleteIds.isEmpty()) {

@@ -126,8 +126,8 @@ public final class InlineVerbs {
       types.add(InlineColumnType.of(c, all));
     }
     List<List<Object>> checked = InlineValues.check(columns, types, rows);
-    long version = currentSchemaVersion(tableId);
     InlineRowEncoder.Encoded encoded = InlineRowEncoder.encode(columns, types, checked);
+    long version = inlineVersion(tableId, encoded.schema());
     boolean schemaRecorded = schemaAlreadyRecorded(tableId, version, encoded.schema());
     return new Chunk(tableId, columns, types, checked, version, encoded, schemaRecorded);
   }
@@ -298,10 +298,34 @@ public final class InlineVerbs {
   }
 
   /**
-   * The schema version the table's rows are inlined under: the one its shape last changed at, which
-   * is this commit's own when this commit changes the table's shape.
+   * The schema version rows of {@code tableId} whose Arrow schema is {@code schema} go under, as
+   * stock DuckLake picks the inlined-data table it inserts into: this commit's own version when the
+   * commit creates or re-shapes the table (its columns, name, schema or partition key); else the
+   * table's newest registered version, when its recorded fields are the rows' (a default, a NOT
+   * NULL, a comment or a sort key writes no new table, and inserts go on into the registered one);
+   * else the version of the table's last schema-versions record, which the insert then registers.
    */
-  private long currentSchemaVersion(long tableId) {
+  private long inlineVersion(long tableId, byte[] schema) {
+    if (s.reshapedIds.contains(tableId)) {
+      return s.premiseRecord.getSchemaVersion() + 1;
+    }
+    List<Long> registered = run.premiseState(tableId).registeredVersions;
+    if (!registered.isEmpty()) {
+      long newest = registered.get(registered.size() - 1);
+      if (recordedShape(tableId, newest)
+          .map(r -> r.equals(shapeOf(tableId, newest, schema)))
+          .orElse(true)) {
+        return newest;
+      }
+    }
+    return lastSchemaVersion(tableId);
+  }
+
+  /**
+   * The version of the table's last schema-versions record: this commit's own when this commit
+   * writes one for it.
+   */
+  private long lastSchemaVersion(long tableId) {
     if (s.schemaChangedIds.contains(tableId)) {
       return s.premiseRecord.getSchemaVersion() + 1;
     }
@@ -359,6 +383,68 @@ public final class InlineVerbs {
       out.add(f.getName() + ":" + f.getType());
     }
     return out;
+  }
+
+  /**
+   * The field names and types of the premise's schema record of (table, version); empty for a
+   * reference to another version's record (the SQL path's), whose fields this run does not read.
+   */
+  private Optional<List<String>> recordedShape(long tableId, long version) {
+    InlineKey.Schema key = new InlineKey.Schema(tableId, version);
+    byte[] stored =
+        s.staged.premise().loadFor(v -> v.get(dev.moraine.core.keyspace.key.KeyCodec.encode(key)));
+    if (stored == null) {
+      return Optional.empty();
+    }
+    InlineSchemaValue value =
+        dev.moraine.core.keyspace.value.ValueCodec.decode(key, stored, InlineSchemaValue.class);
+    if (value.hasSameAsVersion()) {
+      return Optional.empty();
+    }
+    return Optional.of(shape(InlineArrow.decodeSchema(key, value.getArrowSchema().toByteArray())));
+  }
+
+  private static List<String> shapeOf(long tableId, long version, byte[] schema) {
+    return shape(InlineArrow.decodeSchema(new InlineKey.Schema(tableId, version), schema));
+  }
+
+  // ---- registration ----------------------------------------------------------------------------
+
+  /**
+   * Registers, when the closure has returned, the empty inlined-data table of every table this
+   * commit created or re-shaped, as stock DuckLake opens one on CREATE TABLE and on each ALTER that
+   * changes the table's columns, name, schema or partition key (RFC 0004 §8.2 item 5): the Arrow
+   * schema record of the table's columns under the commit's new schema version, unless an insert of
+   * this commit recorded it already. Skipped where stock opens none: a table dropped by the same
+   * commit, and a data inlining row limit of 0 ({@link VerbState#inliningRowLimit}); and where a
+   * column's type has no inline form (no inline verb could insert under that version either).
+   */
+  public void registerReshapedTables() {
+    long version = s.premiseRecord.getSchemaVersion() + 1;
+    for (long tableId : s.reshapedIds) {
+      InlineKey.Schema key = new InlineKey.Schema(tableId, version);
+      if (s.liveTable(tableId).isEmpty()
+          || s.inline.touches(key)
+          || s.inliningRowLimit(tableId) <= 0) {
+        continue;
+      }
+      List<ColumnValue> all = s.columnRecords(tableId);
+      List<ColumnValue> columns = userColumns(all);
+      List<InlineColumnType> types = new ArrayList<>(columns.size());
+      try {
+        for (ColumnValue c : columns) {
+          types.add(InlineColumnType.of(c, all));
+        }
+      } catch (InvalidArgumentException noInlineForm) {
+        continue;
+      }
+      byte[] schema = InlineRowEncoder.encode(columns, types, List.of()).schema();
+      s.inline.put(
+          key,
+          InlineSchemaValue.newBuilder()
+              .setArrowSchema(com.google.protobuf.ByteString.copyFrom(schema))
+              .build());
+    }
   }
 
   // ---- delete ----------------------------------------------------------------------------------
@@ -497,7 +583,9 @@ public final class InlineVerbs {
    */
   public void checkVersions() {
     for (Map.Entry<Long, Long> e : run.insertedVersions.entrySet()) {
-      if (s.liveTable(e.getKey()).isPresent() && currentSchemaVersion(e.getKey()) != e.getValue()) {
+      if (s.liveTable(e.getKey()).isPresent()
+          && s.reshapedIds.contains(e.getKey())
+          && s.premiseRecord.getSchemaVersion() + 1 != e.getValue()) {
         throw new InvalidArgumentException(
             "table "
                 + Long.toUnsignedString(e.getKey())

@@ -64,7 +64,7 @@ public final class TableVerbs {
     s.record(
         DuckLakeOperation.CREATE_TABLE,
         new ChangeEntry.ByQualifiedName(ChangeKind.CREATED_TABLE, schema.getSchemaName(), name));
-    s.schemaChangedIds.add(id);
+    s.created(id);
     return id;
   }
 

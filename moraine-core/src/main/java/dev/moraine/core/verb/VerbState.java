@@ -1,6 +1,7 @@
 package dev.moraine.core.verb;
 
 import dev.moraine.core.catalog.AlreadyExistsException;
+import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.CorruptionException;
 import dev.moraine.core.catalog.ErrorCode;
@@ -13,6 +14,7 @@ import dev.moraine.core.keyspace.key.EntityKind;
 import dev.moraine.core.keyspace.proto.ColumnValue;
 import dev.moraine.core.keyspace.proto.DataFileValue;
 import dev.moraine.core.keyspace.proto.DeleteFileValue;
+import dev.moraine.core.keyspace.proto.OptionScopeValue;
 import dev.moraine.core.keyspace.proto.PartitionValue;
 import dev.moraine.core.keyspace.proto.SchemaValue;
 import dev.moraine.core.keyspace.proto.SnapshotValue;
@@ -27,6 +29,7 @@ import dev.moraine.ducklake.changes.ChangeKind;
 import dev.moraine.ducklake.changes.ChangeSet;
 import dev.moraine.ducklake.ops.DuckLakeOperation;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -50,6 +53,14 @@ public final class VerbState {
   public final List<DuckLakeOperation> operations = new ArrayList<>();
   public final ChangeSet.Builder changes = ChangeSet.builder();
   public final Set<Long> schemaChangedIds = new TreeSet<>(Long::compareUnsigned);
+
+  /**
+   * The tables this commit created or re-shaped (columns, name, schema or partition key): those for
+   * which stock DuckLake opens a new inlined-data table, a subset of {@link #schemaChangedIds} (a
+   * column's default or nullability writes a schema-versions record and opens none).
+   */
+  public final Set<Long> reshapedIds = new TreeSet<>(Long::compareUnsigned);
+
   public final Set<Long> deletedDataFileIds = new TreeSet<>(Long::compareUnsigned);
 
   /** Writes to the inline subspace (inlined rows and their deletions), outside the entities. */
@@ -68,12 +79,19 @@ public final class VerbState {
   /** The premise as the public API shows it, for {@link #fileIndexValues}. */
   final CatalogSnapshot premiseSnapshot;
 
+  /**
+   * The data inlining row limit of a table whose lake options set none ({@link
+   * CatalogOptions#dataInliningRowLimit}).
+   */
+  final long defaultInliningRowLimit;
+
   public VerbState(
       SnapshotView premise,
       SnapshotValue premiseRecord,
-      Optional<FileIndexValues> fileIndexValues,
+      CatalogOptions options,
       CatalogSnapshot premiseSnapshot) {
-    this.fileIndexValues = fileIndexValues;
+    this.fileIndexValues = options.fileIndexValues();
+    this.defaultInliningRowLimit = options.dataInliningRowLimit();
     this.premiseSnapshot = premiseSnapshot;
     this.staged = new StagedEntities(premise);
     this.premiseRecord = premiseRecord;
@@ -99,7 +117,53 @@ public final class VerbState {
   void altered(DuckLakeOperation op, long tableId) {
     alteredWithoutSchemaRecord(op, tableId);
     schemaChangedIds.add(tableId);
+    if (RESHAPING.contains(op)) {
+      reshapedIds.add(tableId);
+    }
   }
+
+  /** The alterations after which stock DuckLake 1.5.5 inlines into a new inlined-data table. */
+  private static final Set<DuckLakeOperation> RESHAPING =
+      EnumSet.of(
+          DuckLakeOperation.ADD_COLUMN,
+          DuckLakeOperation.DROP_COLUMN,
+          DuckLakeOperation.RENAME_COLUMN,
+          DuckLakeOperation.CHANGE_COLUMN_TYPE,
+          DuckLakeOperation.SET_PARTITIONED_BY,
+          DuckLakeOperation.RESET_PARTITIONED_BY);
+
+  /** A table this commit creates: a new schema-versions record and a new shape. */
+  void created(long tableId) {
+    schemaChangedIds.add(tableId);
+    reshapedIds.add(tableId);
+  }
+
+  /**
+   * The data inlining row limit of {@code tableId}, as DuckLake resolves it: the option {@code
+   * data_inlining_row_limit} at the table's scope, else its schema's, else the global one, else the
+   * catalog's {@link #defaultInliningRowLimit}. A value that is not a number counts as unset.
+   */
+  long inliningRowLimit(long tableId) {
+    TableValue table = requireTable(tableId);
+    for (EntityKey.OptionScope scope :
+        List.of(
+            new EntityKey.OptionScope(EntityKey.OptionScope.TABLE, tableId),
+            new EntityKey.OptionScope(EntityKey.OptionScope.SCHEMA, table.getSchemaId()),
+            EntityKey.OptionScope.global())) {
+      Optional<OptionScopeValue> options = staged.get(scope, OptionScopeValue.class);
+      String value = options.map(o -> o.getOptionsOrDefault(INLINING_ROW_LIMIT, null)).orElse(null);
+      if (value != null) {
+        try {
+          return Long.parseLong(value.trim());
+        } catch (NumberFormatException notANumber) {
+          // As unset: the next scope decides.
+        }
+      }
+    }
+    return defaultInliningRowLimit;
+  }
+
+  private static final String INLINING_ROW_LIMIT = "data_inlining_row_limit";
 
   /**
    * A table change DuckLake records as {@code altered_table} without a {@code schema_versions}
@@ -122,6 +186,7 @@ public final class VerbState {
         DuckLakeOperation.RENAME_TABLE,
         new ChangeEntry.ByQualifiedName(ChangeKind.CREATED_TABLE, schema.getSchemaName(), name));
     schemaChangedIds.add(tableId);
+    reshapedIds.add(tableId);
   }
 
   /** Whether this commit numbered the id itself (it is at or above the premise's counter). */

@@ -408,6 +408,16 @@ public final class ReferenceDuckLake implements AutoCloseable {
     }
 
     /**
+     * The data inlining row limit this lake attaches with: the ATTACH option's, else DuckLake's
+     * default, 10. A Moraine catalog compared with this lake takes the same one ({@code
+     * CatalogOptions.withDataInliningRowLimit}).
+     */
+    public long dataInliningRowLimit() {
+      String limit = attachOptions.get("DATA_INLINING_ROW_LIMIT");
+      return limit == null ? 10 : Long.parseLong(limit);
+    }
+
+    /**
      * Global setting ducklake_max_retry_count (DuckLake's default is 10). DuckLake checks for
      * conflicts only when it retries, and stops once attempt + 1 reaches this count: 2 gives
      * exactly one checked retry, so a conflicting commit fails fast and a compatible one lands; 0

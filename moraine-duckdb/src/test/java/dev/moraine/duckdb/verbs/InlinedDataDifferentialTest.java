@@ -41,10 +41,9 @@ import org.junit.jupiter.api.io.TempDir;
  * limit, and the flush's data and delete files) are registered on our side with the facts of the
  * files themselves.
  *
- * <p>Stock DuckLake opens an inlined-data table for a table when it is created or altered with
- * inlining on; the lake registers one when the first row is inlined under a schema version. The
- * steps that create or alter the table therefore inline rows in the same transaction, where the two
- * agree.
+ * <p>Most steps that create or alter a table inline rows in the same transaction; {@link
+ * InlinedTableRegistryDifferentialTest} covers creations and alterations without rows, where both
+ * sides register an empty inlined-data table.
  */
 class InlinedDataDifferentialTest {
   @TempDir static Path dir;

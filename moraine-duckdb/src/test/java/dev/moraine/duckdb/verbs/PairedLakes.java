@@ -24,9 +24,17 @@ final class PairedLakes implements AutoCloseable {
   /** A second writer catalog on our store, opened on first use ({@link #rival()}). */
   private Catalog rival;
 
+  /** Our catalog's options: the stock lake's data inlining row limit, and our data path. */
+  private final CatalogOptions options;
+
   private PairedLakes(
-      ReferenceDuckLake stock, SlateStoreProvider provider, KvStore store, Catalog catalog) {
+      ReferenceDuckLake stock,
+      SlateStoreProvider provider,
+      KvStore store,
+      Catalog catalog,
+      CatalogOptions options) {
     this.stock = stock;
+    this.options = options;
     this.provider = provider;
     this.store = store;
     this.catalog = catalog;
@@ -44,9 +52,12 @@ final class PairedLakes implements AutoCloseable {
     KvStore store = null;
     try {
       store = provider.openWriter();
-      Catalog catalog =
-          Catalog.open(store, CatalogOptions.defaults().withDataPath("/somewhere/data/"));
-      return new PairedLakes(stock, provider, store, catalog);
+      CatalogOptions options =
+          CatalogOptions.defaults()
+              .withDataPath("/somewhere/data/")
+              .withDataInliningRowLimit(stockLake.dataInliningRowLimit());
+      Catalog catalog = Catalog.open(store, options);
+      return new PairedLakes(stock, provider, store, catalog, options);
     } catch (Exception | Error e) {
       try (AutoCloseable s = stock) {
         if (store != null) {
@@ -66,7 +77,7 @@ final class PairedLakes implements AutoCloseable {
    */
   synchronized Catalog rival() {
     if (rival == null) {
-      rival = Catalog.open(store, CatalogOptions.defaults().withDataPath("/somewhere/data/"));
+      rival = Catalog.open(store, options);
     }
     return rival;
   }

@@ -121,7 +121,11 @@ class ParquetCompactionTest {
               StoreConfig.of(ObjectStoreSpec.inMemory("compaction-" + UUID.randomUUID()), "lake"));
       try (KvStore store = provider.openWriter();
           Catalog catalog =
-              Catalog.open(store, CatalogOptions.defaults().withDataPath(stock.dataPath()))) {
+              Catalog.open(
+                  store,
+                  CatalogOptions.defaults()
+                      .withDataPath(stock.dataPath())
+                      .withDataInliningRowLimit(0))) {
         Path table = Path.of(stock.dataPath()).resolve("main").resolve("t");
         stock.execute("CREATE TABLE t (" + types + ")");
         catalog.commit(tx -> tx.createTable(0, "t", columns));

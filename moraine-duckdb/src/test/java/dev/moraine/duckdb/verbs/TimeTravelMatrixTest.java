@@ -79,7 +79,8 @@ class TimeTravelMatrixTest {
     }
 
     static CatalogOptions options() {
-      return CatalogOptions.defaults().withDataPath("/somewhere/data/");
+      // Stock runs with inlining off: no inlined-data tables on either side.
+      return CatalogOptions.defaults().withDataPath("/somewhere/data/").withDataInliningRowLimit(0);
     }
 
     /** Runs one step on both sides, the SQL first; returns our new head's id. */

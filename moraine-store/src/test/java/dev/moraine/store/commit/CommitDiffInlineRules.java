@@ -50,7 +50,9 @@ import java.util.TreeSet;
  *       the table's marker ({@code 06 05}) present after the commit; the marker is never removed;
  *   <li>chunks, locators, tombstones and inline file deletions are removed only by a flush;
  *   <li>nothing changes a stored inline record in place, and a verb commit writes none of the
- *       archived, legacy or schema-dropped forms;
+ *       archived or legacy forms;
+ *   <li>a schema drop marker ({@code 06 07}) is added only by a flush of its table, for a version
+ *       with a schema record that a newer registered version of the table follows;
  *   <li>{@code changes_made} names {@code inlined_insert}, {@code inlined_delete} and {@code
  *       inline_flush} for exactly the tables whose chunks were added, whose rows were deleted
  *       inline, and whose inline records were removed.
@@ -111,6 +113,7 @@ final class CommitDiffInlineRules {
     Set<Long> inserted = new TreeSet<>();
     Set<Long> deleted = new TreeSet<>();
     Set<Long> drained = new TreeSet<>();
+    Set<Long> droppedBy = new TreeSet<>();
     for (byte[] key : inlineChanged) {
       Key k = KeyCodec.decode(key);
       String at = printable(key);
@@ -205,6 +208,16 @@ final class CommitDiffInlineRules {
         }
       } else if (k instanceof InlineKey.FileDeleteTable) {
         require(added, "the inline file-deletion marker is never removed: " + at);
+      } else if (k instanceof InlineKey.SchemaDropped d) {
+        require(added, "a schema drop marker is never removed: " + at);
+        require(
+            before.containsKey(
+                KeyCodec.encode(new InlineKey.Schema(d.tableId(), d.schemaVersion()))),
+            "a dropped version has a schema record: " + at);
+        require(
+            newerRegistered(after, d.tableId(), d.schemaVersion()),
+            "a flush keeps the newest registered version of a table: " + at);
+        droppedBy.add(d.tableId());
       } else {
         require(false, "a verb commit does not write " + at);
       }
@@ -219,6 +232,24 @@ final class CommitDiffInlineRules {
     require(
         drained.equals(ids(changes, ChangeKind.INLINE_FLUSH)),
         "inline records removed from tables " + drained + " but changes_made is " + changesMade);
+    require(
+        ids(changes, ChangeKind.INLINE_FLUSH).containsAll(droppedBy),
+        "schema versions of tables " + droppedBy + " dropped, but changes_made is " + changesMade);
+  }
+
+  /** Whether table {@code tableId} has a schema record above {@code version} and no drop marker. */
+  private static boolean newerRegistered(
+      NavigableMap<byte[], byte[]> after, long tableId, long version) {
+    for (byte[] key : after.keySet()) {
+      if (KeyCodec.decode(key) instanceof InlineKey.Schema s
+          && s.tableId() == tableId
+          && Long.compareUnsigned(s.schemaVersion(), version) > 0
+          && !after.containsKey(
+              KeyCodec.encode(new InlineKey.SchemaDropped(tableId, s.schemaVersion())))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -68,6 +68,13 @@ public final class KeyPrefixes {
     return cut(new InlineKey.Schema(tableId, 0), 10);
   }
 
+  /**
+   * {@code 06 07 BE64(table)}: one table's inline schema drop markers (versions a flush closed).
+   */
+  public static byte[] inlineSchemaDropsOf(long tableId) {
+    return cut(new InlineKey.SchemaDropped(tableId, 0), 10);
+  }
+
   /** {@code 06 03 02 BE64(table)}: one table's live insert chunks, by (version, begin, seq). */
   public static byte[] inlineChunksOf(long tableId) {
     return cut(InlineKey.Record.live(new InlineOp.InsertChunk(tableId, 0, 0, 0)), 11);
