@@ -29,6 +29,8 @@
 //! - `index-write <dir> <data-dir> <schema> <table> <verb> <arg>...` has
 //!   the crate commit one change to an indexed table, with the index entries
 //!   its verbs demand (see `index_write.rs`).
+//! - `inline-registry <dir>` prints the inlined-data tables the crate lists
+//!   (see `registry.rs`).
 //! - `maintain <dir>` runs the crate's maintenance sweep and prints what it
 //!   reclaimed: orphaned index entries and file column statistics.
 //!
@@ -41,6 +43,7 @@ mod index_write;
 mod indexed;
 mod inline;
 mod lake;
+mod registry;
 mod steps;
 mod workload;
 
@@ -49,7 +52,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir> | write-indexed <dir> | write-index-matrix <dir> | index-expect <dir> <schema> <table> <column>... | index-expect-files <dir> <data-dir> <schema> <table> <column>... | create-index <dir> <data-dir|-> <schema> <table> <name> <unique|multi> <column>... | index-write <dir> <data-dir> <schema> <table> <verb> <arg>... | maintain <dir> | index-view <dir> [<value>...]";
+    "usage: moraine-oracle write <dir> | dump <dir> [--at <id>] | check <dir> [--at <id>] | append <dir> | hold <dir> | write-indexed <dir> | write-index-matrix <dir> | index-expect <dir> <schema> <table> <column>... | index-expect-files <dir> <data-dir> <schema> <table> <column>... | create-index <dir> <data-dir|-> <schema> <table> <name> <unique|multi> <column>... | index-write <dir> <data-dir> <schema> <table> <verb> <arg>... | inline-registry <dir> | maintain <dir> | index-view <dir> [<value>...]";
 
 fn main() -> ExitCode {
     // A panic inside the crate or a dependency is reported like any other
@@ -177,6 +180,13 @@ fn run(args: &[String]) -> Result<(), String> {
                 args,
             ))?;
             print_line(&printed, "step")
+        }
+        "inline-registry" => {
+            let [dir] = rest else {
+                return Err(USAGE.to_owned());
+            };
+            let json = lake::runtime()?.block_on(registry::list(Path::new(dir)))?;
+            print_line(&json, "registry")
         }
         "maintain" => {
             let [dir] = rest else {

@@ -156,6 +156,80 @@ class JavaInlinedWritesRustReadsTest {
   }
 
   /**
+   * The registry of inlined-data tables as the crate lists it (its {@code
+   * inline_registered_tables}, behind the {@code ducklake_inlined_data_tables} it hands DuckDB)
+   * equals Java's after every step: a table created and re-shaped twice without rows, rows inlined,
+   * a flush that drops the older registrations, a table created with a limit of 0, and a dropped
+   * table; and the crate reads the lake as Java does at every snapshot.
+   */
+  @Test
+  void registeredInlinedTables_areTheOnesTheCrateLists() throws Exception {
+    Path lake = temp.resolve("registry");
+    List<String> steps = new ArrayList<>();
+    try (KvStore store = Lakes.provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      long[] t = new long[3];
+      List<Runnable> work =
+          List.of(
+              () ->
+                  catalog.commit(
+                      tx -> {
+                        t[0] = tx.createTable(0, "r", List.of(ColumnDef.of("a", "int32")));
+                      }),
+              () -> catalog.commit(tx -> tx.addColumn(t[0], ColumnDef.of("b", "varchar"))),
+              () -> catalog.commit(tx -> tx.renameTable(t[0], "r2")),
+              () ->
+                  catalog.commit(tx -> tx.insertInlined(t[0], List.of(row(1, "x"), row(2, null)))),
+              () ->
+                  catalog.commit(
+                      tx ->
+                          tx.flushInlined(
+                              t[0],
+                              InlineFlush.of(
+                                  NewDataFile.parquet("r-flushed.parquet", 2, 500, 200)))),
+              () ->
+                  catalog.commit(
+                      tx -> {
+                        t[1] = tx.createTable(0, "w", List.of(ColumnDef.of("x", "int64")));
+                      }),
+              () -> catalog.commit(tx -> tx.dropTable(t[1])),
+              () ->
+                  catalog.commit(
+                      tx ->
+                          tx.setOption(
+                              dev.moraine.core.catalog.model.OptionScope.global(),
+                              "data_inlining_row_limit",
+                              "0")),
+              () ->
+                  catalog.commit(
+                      tx -> {
+                        t[2] = tx.createTable(0, "z", List.of(ColumnDef.of("x", "int64")));
+                      }));
+      for (Runnable step : work) {
+        step.run();
+        List<List<Long>> ours = new ArrayList<>();
+        for (var v : catalog.snapshot().history().inlinedSchemaVersions()) {
+          ours.add(List.of(v.tableId(), v.schemaVersion()));
+        }
+        steps.add(JsonTrees.parse(oracle.run("inline-registry", lake.toString())) + " " + ours);
+      }
+    }
+    assertEquals(
+        List.of(
+            "[[1,1]] [[1, 1]]",
+            "[[1,1],[1,2]] [[1, 1], [1, 2]]",
+            "[[1,1],[1,2],[1,3]] [[1, 1], [1, 2], [1, 3]]",
+            "[[1,1],[1,2],[1,3]] [[1, 1], [1, 2], [1, 3]]",
+            "[[1,3]] [[1, 3]]",
+            "[[1,3],[2,4]] [[1, 3], [2, 4]]",
+            "[[1,3],[2,4]] [[1, 3], [2, 4]]",
+            "[[1,3],[2,4]] [[1, 3], [2, 4]]",
+            "[[1,3],[2,4]] [[1, 3], [2, 4]]"),
+        steps);
+    assertSameAtEverySnapshot(lake, 8);
+  }
+
+  /**
    * A data file with a row deleted inline is expired, and the flush then writes the delete file of
    * that deletion against the ended file, as stock DuckLake 1.5.5 does: a delete file whose target
    * is only in history. The crate reads the lake as we do at every snapshot, the row deleted while
