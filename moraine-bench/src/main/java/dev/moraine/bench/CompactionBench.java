@@ -135,7 +135,7 @@ public final class CompactionBench {
       long f1 = System.nanoTime();
       catalog.commit(tx -> tx.flushInlined(c, flush));
       long f2 = System.nanoTime();
-      print("flush_rows", flush.dataFile().orElseThrow().recordCount());
+      print("flush_rows", flush.parts().get(0).dataFile().recordCount());
       print("flush_write_ms", (f1 - f0) / 1e6);
       print("flush_commit_ms", (f2 - f1) / 1e6);
       Files.createDirectories(data.resolve("main").resolve("d"));

@@ -34,11 +34,16 @@ import org.apache.parquet.schema.Type;
  * {@link Transaction#flushInlined} takes:
  *
  * <ul>
- *   <li>the data file: every row still inlined, deleted ones included, in row-id order, with the
+ *   <li>the data files: one for the rows of each schema version inlined before the table was
+ *       partitioned, and one for each partition of the rows inlined since, in the order of their
+ *       first row ids; each holds its rows, deleted ones included, in row-id order, with the
  *       table's fields as DuckDB writes them ({@link FlushSchema}), then each row's id in {@code
  *       _ducklake_internal_row_id} and its inserting snapshot in {@code
- *       _ducklake_internal_snapshot_id};
- *   <li>the delete file of the rows deleted while inlined: their positions in that file;
+ *       _ducklake_internal_snapshot_id}. A partition's file goes into the directories {@code
+ *       <key>=<value>/...} of the table's directory (the column's name for an identity key, the
+ *       transform's otherwise; the value percent-encoded as stock encodes it) and carries the
+ *       partition values;
+ *   <li>the delete file of each data file's rows deleted while inlined: their positions in it;
  *   <li>for each data file with rows deleted inline, a delete file of those positions.
  * </ul>
  *
@@ -60,9 +65,11 @@ public final class ParquetInlineFlush {
    *
    * @return the flush to register, or empty when the table has nothing inlined and no inline
    *     deletions
-   * @throws IllegalArgumentException if the table is not live at the snapshot, is partitioned, its
-   *     inlined rows are under more than one schema version, share row ids (an inline update) or do
-   *     not form one run of ids, or a column's type has no inline form; nothing is written
+   * @throws IllegalArgumentException if the table is not live at the snapshot, its inlined rows
+   *     share row ids (an inline update), a column's type has no inline form, or a row inlined
+   *     while the table was partitioned has a NULL partition value (the lake cannot record one) or
+   *     one whose text stock would write is not known here ({@code PartitionValueTexts}); nothing
+   *     is written
    * @throws IOException if a file cannot be written; the files written so far are deleted
    */
   public static Optional<InlineFlush> write(
@@ -71,41 +78,42 @@ public final class ParquetInlineFlush {
       throw new IllegalArgumentException(
           "table " + Long.toUnsignedString(tableId) + " is not live at this snapshot");
     }
-    if (snapshot.partitioning(tableId).isPresent()) {
-      throw new IllegalArgumentException(
-          "table " + Long.toUnsignedString(tableId) + " is partitioned; its flush is not written");
-    }
     List<Versioned<InlinedRows.Row>> rows = snapshot.history().inlinedRows(tableId);
     Map<Long, TreeMap<Long, Long>> fileDeletes = fileDeletes(snapshot, tableId);
     if (rows.isEmpty() && fileDeletes.isEmpty()) {
       return Optional.empty();
     }
+    List<FlushGroup> groups = FlushGroup.of(snapshot, tableId, rows);
     List<Path> written = new ArrayList<>();
     boolean done = false;
     try {
       InlineFlush flush = InlineFlush.fileDeletesOnly();
-      if (!rows.isEmpty()) {
-        List<ColumnInfo> columns = columnsOf(snapshot, tableId, rows);
+      for (FlushGroup group : groups) {
+        List<ColumnInfo> columns = columnsOf(snapshot, tableId, group.rows());
         String name = "ducklake-" + UUID.randomUUID();
-        Path dataPath = tableDirectory.resolve(name + ".parquet");
+        String relative = group.directory() + name + ".parquet";
+        Path dataPath = tableDirectory.resolve(relative);
+        Files.createDirectories(dataPath.getParent());
         written.add(dataPath);
-        NewDataFile data = writeRows(columns, rows, dataPath, name + ".parquet");
-        flush =
-            new InlineFlush(Optional.of(data), Optional.empty(), Map.of(), OptionalLong.empty());
+        NewDataFile data =
+            writeRows(columns, group.rows(), dataPath, relative)
+                .withPartitionValues(group.partitionValues());
+        InlineFlush.Part part = InlineFlush.Part.of(data, group.rowIds());
         TreeMap<Long, Long> deleted = new TreeMap<>();
-        for (int i = 0; i < rows.size(); i++) {
-          OptionalLong end = rows.get(i).endSnapshot();
+        for (int i = 0; i < group.rows().size(); i++) {
+          OptionalLong end = group.rows().get(i).endSnapshot();
           if (end.isPresent()) {
             deleted.put((long) i, end.getAsLong());
           }
         }
         if (!deleted.isEmpty()) {
-          Path deletes = tableDirectory.resolve(name + "-delete.parquet");
+          String deletesName = group.directory() + name + "-delete.parquet";
+          Path deletes = tableDirectory.resolve(deletesName);
           written.add(deletes);
-          flush =
-              flush.withRowDeletes(
-                  writeDeletes(dataPath.toString(), deleted, deletes, name + "-delete.parquet"));
+          part =
+              part.withRowDeletes(writeDeletes(dataPath.toString(), deleted, deletes, deletesName));
         }
+        flush = flush.withPart(part);
       }
       for (Map.Entry<Long, TreeMap<Long, Long>> e : fileDeletes.entrySet()) {
         DataFileInfo target = dataFile(snapshot, tableId, e.getKey());
@@ -166,28 +174,12 @@ public final class ParquetInlineFlush {
   }
 
   /**
-   * The table's columns (members included) when its inlined rows were written: those live at the
-   * first row's snapshot. Checks that the rows share one schema version and form one run of ids.
+   * The table's columns (members included) when a group's inlined rows were written: those live at
+   * the first row's snapshot (the rows of a group share one schema version).
    */
   private static List<ColumnInfo> columnsOf(
       CatalogSnapshot snapshot, long tableId, List<Versioned<InlinedRows.Row>> rows) {
-    InlinedRows.Row first = rows.get(0).version();
-    for (int i = 0; i < rows.size(); i++) {
-      InlinedRows.Row r = rows.get(i).version();
-      if (r.schemaVersion() != first.schemaVersion()) {
-        throw new IllegalArgumentException(
-            "table "
-                + Long.toUnsignedString(tableId)
-                + " has rows inlined under more than one schema version");
-      }
-      if (r.rowId() != first.rowId() + i) {
-        throw new IllegalArgumentException(
-            "the inlined row ids of table "
-                + Long.toUnsignedString(tableId)
-                + " do not form one run (an inline update gives a row a second version)");
-      }
-    }
-    long at = first.beginSnapshot();
+    long at = rows.get(0).version().beginSnapshot();
     List<ColumnInfo> columns = new ArrayList<>();
     for (Versioned<ColumnInfo> v : snapshot.history().columns()) {
       ColumnInfo c = v.version();

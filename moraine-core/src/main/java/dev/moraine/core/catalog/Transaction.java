@@ -892,28 +892,35 @@ public final class Transaction {
 
   /**
    * Flushes a table's inlined data into files the caller has already written, as {@code
-   * ducklake_flush_inlined_data} does ({@link InlineFlush} says what each file holds). The data
-   * file keeps the rows' ids, begins at the snapshot of the first inlined row, and adds only its
-   * bytes to the table's statistics; the delete file of rows deleted while inlined targets it and
-   * begins at the first such deletion; each data file with rows deleted inline gets a delete file
-   * beginning at the first of those deletions, also a data file expired since (as stock DuckLake
-   * writes it: such a delete file stays registered, and applies only at the snapshots where its
-   * data file was live, so those keep the rows deleted). The inline chunks, tombstones and inline
-   * deletions are removed. The commit records {@code inline_flush:<table>} (and {@code
+   * ducklake_flush_inlined_data} does ({@link InlineFlush} says what each file holds): one data
+   * file for the rows of each schema version inlined before the table was partitioned (no partition
+   * values), and one for each partition of the rows inlined since (the partition values of its
+   * rows). Each data file keeps its rows' ids, begins at the snapshot of its first inlined row,
+   * ends its inlining span ({@code partial_max}) at its last, and adds only its bytes to the
+   * table's statistics; the delete file of its rows deleted while inlined targets it and begins at
+   * the first such deletion; each data file with rows deleted inline gets a delete file beginning
+   * at the first of those deletions, also a data file expired since (as stock DuckLake writes it:
+   * such a delete file stays registered, and applies only at the snapshots where its data file was
+   * live, so those keep the rows deleted). The inline chunks, tombstones and inline deletions are
+   * removed. The commit records {@code inline_flush:<table>} (and {@code
    * deleted_from_table:<table>} when it writes delete files for data files), and takes a file id
    * for each file. A concurrent insert into the table is a benign race (the re-run flushes what is
    * inlined then); a concurrent inline delete or flush of it is a conflict.
    *
    * @throws NotFoundException if the table is not live, or a statistics entry of the data file
    *     names a column that is not; nothing staged
-   * @throws InvalidArgumentException if the table has nothing inlined and no inline deletions; its
-   *     inlined rows are under more than one schema version or are not one dense range of ids; the
-   *     data file is missing though rows are inlined (or given though none are), or its record
-   *     count is not the number of inlined rows; the row delete file is missing though rows were
-   *     deleted while inlined (or given though none were); the delete files for data files do not
-   *     name exactly the data files with inline deletions, or such a file already has a live delete
-   *     file; a count, size or path is invalid; or this commit also inlines into or deletes inline
-   *     from the table; nothing staged
+   * @throws InvalidArgumentException if the table has nothing inlined and no inline deletions; a
+   *     row has two inlined versions (an inline update); no data file is given though rows are
+   *     inlined (or one is though none are); the parts do not hold every inlined row exactly once,
+   *     a part's rows are under more than one schema version, or its file's record count is not its
+   *     number of rows; a part of rows inlined while the table was partitioned does not carry the
+   *     partition values of each of its rows (checked from the rows' values: by their text as stock
+   *     records it where known, else by all rows holding the same value; a NULL is refused, the
+   *     lake cannot record one), or a part of rows inlined before carries any; a part's row delete
+   *     file is missing though some of its rows were deleted while inlined (or given though none
+   *     were); the delete files for data files do not name exactly the data files with inline
+   *     deletions, or such a file already has a live delete file; a count, size or path is invalid;
+   *     or this commit also inlines into or deletes inline from the table; nothing staged
    * @throws CorruptionException if the table has no statistics record; nothing staged
    */
   public FlushedInline flushInlined(long tableId, InlineFlush flush) {

@@ -54,7 +54,7 @@ public final class DataFileVerbs {
               true,
               "registerDataFile");
     }
-    long fileId = stageFile(tableId, file, s.newSnapshotId, null, null, false);
+    long fileId = stageFile(tableId, file, s.newSnapshotId, null, null, false, false);
     if (entries != null) {
       s.indexes.take(entries);
     }
@@ -100,7 +100,7 @@ public final class DataFileVerbs {
     if (fields == null) {
       throw new InvalidArgumentException("a file mapped by name needs at least one field");
     }
-    long fileId = stageFile(tableId, file, s.newSnapshotId, null, fields, allowMissing);
+    long fileId = stageFile(tableId, file, s.newSnapshotId, null, fields, allowMissing, false);
     s.record(
         DuckLakeOperation.ADD_DATA_FILES,
         new ChangeEntry.ById(ChangeKind.INSERTED_INTO_TABLE, tableId));
@@ -110,16 +110,26 @@ public final class DataFileVerbs {
   /**
    * Stages a data file that takes over rows the table already counts (a flush of inlined rows): the
    * file begins at {@code beginSnapshot}, keeps the row ids from {@code rowIdStart}, and adds only
-   * its bytes to the table statistics. Records no operation; the caller does.
+   * its bytes to the table statistics. Rows inlined before the table was partitioned ({@code
+   * unpartitioned}) go into a file without partition values, as stock DuckLake flushes them, even
+   * when the table is partitioned now. Records no operation; the caller does.
    */
-  long stageFlushed(long tableId, NewDataFile file, long beginSnapshot, long rowIdStart) {
-    return stageFile(tableId, file, beginSnapshot, rowIdStart, null, false);
+  long stageFlushed(
+      long tableId, NewDataFile file, long beginSnapshot, long rowIdStart, boolean unpartitioned) {
+    if (unpartitioned && !file.partitionValues().isEmpty()) {
+      throw new InvalidArgumentException(
+          "the flushed rows were inlined before table "
+              + Long.toUnsignedString(tableId)
+              + " was partitioned; their data file takes no partition values");
+    }
+    return stageFile(tableId, file, beginSnapshot, rowIdStart, null, false, unpartitioned);
   }
 
   /**
    * Validates and stages one data file, with its name mapping when {@code fields} is not null. With
    * {@code keptRowIdStart} null the rows are new: they get ids from the table's next row id and
-   * count toward its record count. Records no operation; the callers do.
+   * count toward its record count. An {@code unpartitioned} file has no partition spec, whatever
+   * the table's. Records no operation; the callers do.
    */
   private long stageFile(
       long tableId,
@@ -127,9 +137,10 @@ public final class DataFileVerbs {
       long beginSnapshot,
       Long keptRowIdStart,
       List<FileField> fields,
-      boolean allowMissing) {
+      boolean allowMissing,
+      boolean unpartitioned) {
     List<ColumnValue> live = checkFile(tableId, file);
-    Long partitionId = partitionFor(tableId, file.partitionValues());
+    Long partitionId = unpartitioned ? null : partitionFor(tableId, file.partitionValues());
     List<NameMapping> mapping =
         fields == null ? null : NameMappings.resolve(tableId, live, fields, allowMissing);
     TableStatsValue stats = s.requireStats(tableId);

@@ -10,21 +10,28 @@ import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.InlinedRows;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
+import dev.moraine.core.catalog.model.SchemaVersionInfo;
 import dev.moraine.core.inline.InlineRowsReader;
+import dev.moraine.core.inline.PartitionValueTexts;
 import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.key.InlineKey;
 import dev.moraine.core.keyspace.key.InlineOp;
+import dev.moraine.core.keyspace.proto.ColumnValue;
 import dev.moraine.core.keyspace.proto.DataFileValue;
 import dev.moraine.core.keyspace.proto.InlineSchemaDroppedValue;
+import dev.moraine.core.keyspace.proto.PartitionColumn;
+import dev.moraine.core.keyspace.proto.PartitionValue;
 import dev.moraine.core.view.Names;
 import dev.moraine.ducklake.changes.ChangeEntry;
 import dev.moraine.ducklake.changes.ChangeKind;
 import dev.moraine.ducklake.ops.DuckLakeOperation;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -83,29 +90,31 @@ public final class InlineFlushVerbs {
       throw new InvalidArgumentException(
           "table " + Long.toUnsignedString(tableId) + " has no inlined rows or deletions to flush");
     }
-    RowsPlan rows = planRows(tableId, premise, flushedChunks, through, request);
+    List<PartPlan> parts = planParts(tableId, premise, flushedChunks, through, request);
     FileDeletesPlan files = planFileDeletes(tableId, premise, through, request);
     IndexUpkeep.Derived reindexed =
-        indexes.isEmpty() || rows == null
-            ? null
-            : reindex(tableId, indexes, rows, through, request);
-    // Every check is done (the data file's own ones run inside stageFlushed before it stages
+        indexes.isEmpty() || parts.isEmpty() ? null : reindex(tableId, indexes, parts, through);
+    // Every check is done (each data file's own ones run inside stageFlushed before it stages
     // anything, and those of each delete file above); from here on everything is staged. File ids
-    // go as stock DuckLake gives them: the flushed data file, the delete files of data files by
-    // data file id, then the delete file of the flushed rows.
-    OptionalLong dataFileId = OptionalLong.empty();
-    if (rows != null) {
+    // go as stock DuckLake gives them: the flushed data files in the parts' order, the delete files
+    // of data files by data file id, then the delete files of the flushed rows, part by part.
+    List<Long> dataFileIds = new ArrayList<>();
+    for (PartPlan part : parts) {
       long id =
           dataFiles.stageFlushed(
-              tableId, request.dataFile().orElseThrow(), rows.firstBegin, rows.rowIdStart);
+              tableId,
+              part.part.dataFile(),
+              part.firstBegin,
+              part.rowIds.get(0),
+              !part.partitioned);
       // Stock DuckLake marks the flushed file with the last snapshot its rows were inlined at.
       EntityKey key = new EntityKey.DataFile(tableId, id);
       s.staged.put(
           key,
           s.staged.get(key, DataFileValue.class).orElseThrow().toBuilder()
-              .setPartialMax(rows.lastBegin)
+              .setPartialMax(part.lastBegin)
               .build());
-      dataFileId = OptionalLong.of(id);
+      dataFileIds.add(id);
     }
     Map<Long, Long> fileDeleteIds = new TreeMap<>(Long::compareUnsigned);
     for (Map.Entry<Long, FlushDeleteFile> e : request.fileDeletes().entrySet()) {
@@ -132,17 +141,29 @@ public final class InlineFlushVerbs {
       fileDeleteIds.put(target, id);
       s.deletedDataFileIds.add(target);
     }
-    OptionalLong rowDeleteId = OptionalLong.empty();
-    if (rows != null && !rows.deletedAt.isEmpty()) {
-      long first = rows.deletedAt.values().stream().min(Long::compareUnsigned).orElseThrow();
-      rowDeleteId =
-          OptionalLong.of(
-              stageDeleteFile(
-                  tableId,
-                  dataFileId.getAsLong(),
-                  request.rowDeletes().orElseThrow(),
-                  rows.deletedAt.size(),
-                  first));
+    List<FlushedInline.DataFile> flushedFiles = new ArrayList<>();
+    Set<Long> flushedRows = new HashSet<>();
+    for (int i = 0; i < parts.size(); i++) {
+      PartPlan part = parts.get(i);
+      OptionalLong rowDeleteId = OptionalLong.empty();
+      if (!part.deletedAt.isEmpty()) {
+        long first = part.deletedAt.values().stream().min(Long::compareUnsigned).orElseThrow();
+        rowDeleteId =
+            OptionalLong.of(
+                stageDeleteFile(
+                    tableId,
+                    dataFileIds.get(i),
+                    part.part.rowDeletes().orElseThrow(),
+                    part.deletedAt.size(),
+                    first));
+      }
+      flushedRows.addAll(part.rowIds);
+      flushedFiles.add(
+          new FlushedInline.DataFile(
+              dataFileIds.get(i),
+              rowDeleteId,
+              part.rowIds,
+              new ArrayList<>(part.deletedAt.keySet())));
     }
     Set<List<Long>> drained = new HashSet<>();
     for (InlineTableState.Chunk c : flushedChunks) {
@@ -154,11 +175,9 @@ public final class InlineFlushVerbs {
         s.inline.delete(l);
       }
     }
-    if (rows != null) {
-      for (InlineKey.RowTombstone t : premise.tombstones) {
-        if (rows.covers(t.rowId())) {
-          s.inline.delete(t);
-        }
+    for (InlineKey.RowTombstone t : premise.tombstones) {
+      if (flushedRows.contains(t.rowId())) {
+        s.inline.delete(t);
       }
     }
     for (List<Long> d : premise.fileDeletes.keySet()) {
@@ -185,140 +204,110 @@ public final class InlineFlushVerbs {
     s.record(
         DuckLakeOperation.FLUSH_INLINED_DATA,
         new ChangeEntry.ById(ChangeKind.INLINE_FLUSH, tableId));
-    return new FlushedInline(
-        dataFileId,
-        rowDeleteId,
-        rows == null ? 0 : rows.rowIdStart,
-        rows == null ? 0 : rows.rowCount,
-        rows == null ? List.of() : new ArrayList<>(rows.deletedAt.keySet()),
-        fileDeleteIds);
+    return new FlushedInline(flushedFiles, fileDeleteIds);
   }
 
   /**
    * The index work of a flush, as the Rust crate's SQL path does it: the flushed rows' entries are
-   * derived again from the data file (through the catalog's {@code FileIndexValues}), after the
+   * derived again from the data files (through the catalog's {@code FileIndexValues}), after the
    * entries their inlined versions had are given up. The keys are the same but for a {@code uuid},
    * stored as text inlined and as 16 bytes in a file (RFC 0002 §10). Rows deleted while inlined
    * have no entries and get none. Checked, not yet taken.
    *
    * @throws dev.moraine.core.catalog.IndexedTableException if the catalog has no {@code
    *     FileIndexValues}
-   * @throws InvalidArgumentException if the file does not give the flushed rows
+   * @throws InvalidArgumentException if a file does not give its rows
    */
   private IndexUpkeep.Derived reindex(
-      long tableId, List<IndexInfo> indexes, RowsPlan rows, long through, InlineFlush request) {
+      long tableId, List<IndexInfo> indexes, List<PartPlan> parts, long through) {
     long at = s.premiseRecord.getSnapshotId();
+    Map<Long, PartPlan> partOf = new HashMap<>();
+    parts.forEach(p -> p.rowIds.forEach(id -> partOf.put(id, p)));
     List<InlinedRows.Row> live =
         s.staged.premise().loadFor(v -> InlineRowsReader.read(v, tableId, at)).rows().stream()
             .filter(
                 r ->
-                    Long.compareUnsigned(r.beginSnapshot(), through) <= 0 && rows.covers(r.rowId()))
+                    Long.compareUnsigned(r.beginSnapshot(), through) <= 0
+                        && partOf.containsKey(r.rowId()))
             .toList();
-    IndexUpkeep.Derived removed =
+    IndexUpkeep.Derived derived =
         s.indexes.removalsOfRows(tableId, indexes, s.columnRecords(tableId), live, "flushInlined");
-    long[] positions = live.stream().mapToLong(r -> r.rowId() - rows.rowIdStart).sorted().toArray();
-    NewDataFile file = request.dataFile().orElseThrow();
-    DataFileInfo planned = DataFileVerbs.planned(tableId, file, rows.firstBegin, rows.rowIdStart);
-    IndexUpkeep.Derived added =
-        s.indexes.readFileRows(tableId, indexes, planned, positions, true, "flushInlined");
-    IndexUpkeep.Derived both = IndexUpkeep.both(removed, added);
-    s.indexes.check(both);
-    return both;
-  }
-
-  /** The inlined rows a flush moves into its data file. */
-  private record RowsPlan(
-      long rowIdStart,
-      long rowCount,
-      long firstBegin,
-      long lastBegin,
-      TreeMap<Long, Long> deletedAt) {
-    boolean covers(long rowId) {
-      return Long.compareUnsigned(rowId, rowIdStart) >= 0
-          && Long.compareUnsigned(rowId - rowIdStart, rowCount) < 0;
+    for (PartPlan part : parts) {
+      long[] positions =
+          live.stream()
+              .filter(r -> partOf.get(r.rowId()) == part)
+              .mapToLong(
+                  r -> Collections.binarySearch(part.rowIds, r.rowId(), Long::compareUnsigned))
+              .sorted()
+              .toArray();
+      DataFileInfo planned =
+          DataFileVerbs.planned(tableId, part.part.dataFile(), part.firstBegin, part.rowIds.get(0));
+      derived =
+          IndexUpkeep.both(
+              derived,
+              s.indexes.readFileRows(tableId, indexes, planned, positions, true, "flushInlined"));
     }
+    s.indexes.check(derived);
+    return derived;
   }
 
   /**
-   * Checks the inlined rows against the request's data file and row delete file; null when nothing
-   * is inlined (and the request names no data file).
+   * One data file of a flush as checked: the part, the ids of its rows ascending, their schema
+   * version, the first and last snapshot they were inlined at, those deleted while inlined (each
+   * with the first snapshot that deleted it), and whether they were inlined while the table was
+   * partitioned.
    */
-  private RowsPlan planRows(
+  private record PartPlan(
+      InlineFlush.Part part,
+      List<Long> rowIds,
+      long version,
+      long firstBegin,
+      long lastBegin,
+      TreeMap<Long, Long> deletedAt,
+      boolean partitioned) {}
+
+  /**
+   * Checks the inlined rows against the request's parts: every flushed row in exactly one part, a
+   * part's rows under one schema version and as many as its file holds, its row delete file present
+   * exactly when some of them were deleted, and its partition values those of its rows (RFC 0004
+   * §3). Empty when nothing is inlined (and the request names no part).
+   */
+  private List<PartPlan> planParts(
       long tableId,
       InlineTableState premise,
       List<InlineTableState.Chunk> flushedChunks,
       long through,
       InlineFlush request) {
+    String table = Long.toUnsignedString(tableId);
     if (flushedChunks.isEmpty()) {
-      if (request.dataFile().isPresent() || request.rowDeletes().isPresent()) {
+      if (!request.parts().isEmpty()) {
         throw new InvalidArgumentException(
-            "table "
-                + Long.toUnsignedString(tableId)
-                + " has no inlined rows; the flush takes no"
-                + " data file and no row delete file");
+            "table " + table + " has no inlined rows; the flush takes no data file");
       }
-      return null;
+      return List.of();
     }
-    NewDataFile file =
-        request
-            .dataFile()
-            .orElseThrow(
-                () ->
-                    new InvalidArgumentException(
-                        "table "
-                            + Long.toUnsignedString(tableId)
-                            + " has inlined rows; the flush needs the data file holding them"));
-    Set<Long> versions = new TreeSet<>(Long::compareUnsigned);
-    flushedChunks.forEach(c -> versions.add(c.op().schemaVersion()));
-    if (versions.size() > 1) {
+    if (request.parts().isEmpty()) {
       throw new InvalidArgumentException(
-          "table "
-              + Long.toUnsignedString(tableId)
-              + " has inlined rows under schema versions "
-              + versions
-              + "; this verb flushes the rows of one schema version into one file");
+          "table " + table + " has inlined rows; the flush needs the data files holding them");
     }
-    List<InlineTableState.Chunk> chunks = new ArrayList<>(flushedChunks);
-    chunks.sort(Comparator.comparing(InlineTableState.Chunk::rowIdStart, Long::compareUnsigned));
-    long rowIdStart = chunks.get(0).rowIdStart();
-    long next = rowIdStart;
-    long firstBegin = chunks.get(0).op().beginSnapshot();
-    long lastBegin = firstBegin;
-    for (InlineTableState.Chunk c : chunks) {
-      if (c.rowIdStart() != next) {
-        throw new InvalidArgumentException(
-            "the inlined row ids of table "
-                + Long.toUnsignedString(tableId)
-                + " are not one dense range (a chunk starts at "
-                + Long.toUnsignedString(c.rowIdStart())
-                + ", expected "
-                + Long.toUnsignedString(next)
-                + "); one data file cannot keep them");
+    // Every flushed row, with the chunk holding it.
+    TreeMap<Long, InlineTableState.Chunk> chunkOf = new TreeMap<>(Long::compareUnsigned);
+    for (InlineTableState.Chunk c : flushedChunks) {
+      for (long k = 0; k < c.rowCount(); k++) {
+        if (chunkOf.put(c.rowIdStart() + k, c) != null) {
+          throw new InvalidArgumentException(
+              "inlined row "
+                  + Long.toUnsignedString(c.rowIdStart() + k)
+                  + " of table "
+                  + table
+                  + " has two versions (an inline update); this verb flushes one version a row");
+        }
       }
-      next += c.rowCount();
-      if (Long.compareUnsigned(c.op().beginSnapshot(), firstBegin) < 0) {
-        firstBegin = c.op().beginSnapshot();
-      }
-      if (Long.compareUnsigned(c.op().beginSnapshot(), lastBegin) > 0) {
-        lastBegin = c.op().beginSnapshot();
-      }
-    }
-    long rowCount = next - rowIdStart;
-    if (file.recordCount() != rowCount) {
-      throw new InvalidArgumentException(
-          "the flushed file holds "
-              + file.recordCount()
-              + " rows; table "
-              + Long.toUnsignedString(tableId)
-              + " has "
-              + rowCount
-              + " inlined rows (deleted ones included) to flush");
     }
     // The rows deleted while inlined, each with the first snapshot that deleted it.
     TreeMap<Long, Long> deletedAt = new TreeMap<>(Long::compareUnsigned);
     for (InlineKey.RowTombstone t : premise.tombstones) {
-      if (Long.compareUnsigned(t.rowId(), rowIdStart) < 0
-          || Long.compareUnsigned(t.rowId() - rowIdStart, rowCount) >= 0) {
+      if (!chunkOf.containsKey(t.rowId())) {
         continue;
       }
       if (Long.compareUnsigned(t.endSnapshot(), through) > 0) {
@@ -326,7 +315,7 @@ public final class InlineFlushVerbs {
             "inlined row "
                 + Long.toUnsignedString(t.rowId())
                 + " of table "
-                + Long.toUnsignedString(tableId)
+                + table
                 + " was deleted at snapshot "
                 + Long.toUnsignedString(t.endSnapshot())
                 + ", after the snapshot the flush read; flush again from a newer one");
@@ -334,21 +323,238 @@ public final class InlineFlushVerbs {
       deletedAt.merge(
           t.rowId(), t.endSnapshot(), (a, b) -> Long.compareUnsigned(a, b) <= 0 ? a : b);
     }
-    if (!deletedAt.isEmpty() && request.rowDeletes().isEmpty()) {
-      throw new InvalidArgumentException(
-          deletedAt.size()
-              + " inlined row(s) of table "
-              + Long.toUnsignedString(tableId)
-              + " were deleted; the flush needs a delete file listing their positions");
+    List<List<Long>> partRows = new ArrayList<>();
+    List<InlineFlush.Part> requested = request.parts();
+    if (requested.size() == 1 && requested.get(0).rowIds().isEmpty()) {
+      // A file given for "every inlined row" is read by position from row_id_start unless it
+      // carries the row-id column, which nothing here can see: its rows must be one run.
+      List<Long> all = new ArrayList<>(chunkOf.keySet());
+      if (all.get(all.size() - 1) - all.get(0) != all.size() - 1) {
+        throw new InvalidArgumentException(
+            "the inlined row ids of table "
+                + table
+                + " are not one dense range; name each data file's rows (InlineFlush.ofParts),"
+                + " whose files carry DuckLake's row-id column");
+      }
+      partRows.add(all);
+    } else {
+      Set<Long> seen = new HashSet<>();
+      for (InlineFlush.Part part : requested) {
+        List<Long> ids =
+            new ArrayList<>(
+                part.rowIds()
+                    .orElseThrow(
+                        () ->
+                            new InvalidArgumentException(
+                                "a flush of several data files names the rows of each")));
+        if (ids.isEmpty()) {
+          throw new InvalidArgumentException("a data file of the flush names no row");
+        }
+        ids.sort(Long::compareUnsigned);
+        for (Long id : ids) {
+          if (!chunkOf.containsKey(id)) {
+            throw new InvalidArgumentException(
+                "row "
+                    + Long.toUnsignedString(id)
+                    + " is not an inlined row of table "
+                    + table
+                    + " the flush reads");
+          }
+          if (!seen.add(id)) {
+            throw new InvalidArgumentException(
+                "inlined row " + Long.toUnsignedString(id) + " is in two data files of the flush");
+          }
+        }
+        partRows.add(ids);
+      }
+      if (seen.size() != chunkOf.size()) {
+        throw new InvalidArgumentException(
+            "the flush's data files hold "
+                + seen.size()
+                + " of the "
+                + chunkOf.size()
+                + " inlined rows of table "
+                + table
+                + " (deleted ones included)");
+      }
     }
-    if (deletedAt.isEmpty() && request.rowDeletes().isPresent()) {
-      throw new InvalidArgumentException(
-          "no inlined row of table "
-              + Long.toUnsignedString(tableId)
-              + " was deleted; the flush takes no row delete file");
+    Optional<PartitionValue> spec = s.partitionRecords(tableId).stream().findFirst();
+    Map<Long, InlinedRows.Row> typedRows = spec.isPresent() ? typedRows(tableId) : Map.of();
+    List<PartPlan> plans = new ArrayList<>();
+    for (int i = 0; i < partRows.size(); i++) {
+      InlineFlush.Part part = requested.get(i);
+      List<Long> ids = partRows.get(i);
+      Set<Long> versions = new TreeSet<>(Long::compareUnsigned);
+      long firstBegin = chunkOf.get(ids.get(0)).op().beginSnapshot();
+      long lastBegin = firstBegin;
+      TreeMap<Long, Long> deleted = new TreeMap<>(Long::compareUnsigned);
+      for (Long id : ids) {
+        InlineTableState.Chunk c = chunkOf.get(id);
+        versions.add(c.op().schemaVersion());
+        long begin = c.op().beginSnapshot();
+        firstBegin = Long.compareUnsigned(begin, firstBegin) < 0 ? begin : firstBegin;
+        lastBegin = Long.compareUnsigned(begin, lastBegin) > 0 ? begin : lastBegin;
+        if (deletedAt.containsKey(id)) {
+          deleted.put(id, deletedAt.get(id));
+        }
+      }
+      if (versions.size() > 1) {
+        throw new InvalidArgumentException(
+            "a data file of the flush holds rows of table "
+                + table
+                + " inlined under schema versions "
+                + versions
+                + "; stock DuckLake writes one file a version");
+      }
+      NewDataFile file = part.dataFile();
+      if (file.recordCount() != ids.size()) {
+        throw new InvalidArgumentException(
+            "a flushed file holds "
+                + file.recordCount()
+                + " rows; its part of table "
+                + table
+                + " names "
+                + ids.size()
+                + " inlined rows (deleted ones included)");
+      }
+      if (!deleted.isEmpty() && part.rowDeletes().isEmpty()) {
+        throw new InvalidArgumentException(
+            deleted.size()
+                + " inlined row(s) of table "
+                + table
+                + " in a flushed file were deleted; its part needs a delete file listing their"
+                + " positions");
+      }
+      if (deleted.isEmpty() && part.rowDeletes().isPresent()) {
+        throw new InvalidArgumentException(
+            "no inlined row of table "
+                + table
+                + " in a flushed file was deleted; its part takes no row delete file");
+      }
+      part.rowDeletes().ifPresent(InlineFlushVerbs::checkDeleteFile);
+      long version = versions.iterator().next();
+      boolean partitioned =
+          spec.isPresent()
+              && Long.compareUnsigned(versionBegin(tableId, version), spec.get().getBeginSnapshot())
+                  >= 0;
+      if (partitioned) {
+        checkPartitionValues(tableId, spec.get(), file, ids, typedRows);
+      } else if (!file.partitionValues().isEmpty()) {
+        throw new InvalidArgumentException(
+            "rows inlined into table "
+                + table
+                + " before it was partitioned go into a file without partition values");
+      }
+      plans.add(new PartPlan(part, ids, version, firstBegin, lastBegin, deleted, partitioned));
     }
-    request.rowDeletes().ifPresent(InlineFlushVerbs::checkDeleteFile);
-    return new RowsPlan(rowIdStart, rowCount, firstBegin, lastBegin, deletedAt);
+    return plans;
+  }
+
+  /**
+   * The snapshot schema version {@code version} of the table began at: that of its schema-versions
+   * record, or of the newest one below it (a version the Rust crate inlined under without one).
+   */
+  private long versionBegin(long tableId, long version) {
+    long begin = 0;
+    for (SchemaVersionInfo v : s.staged.premise().schemaVersions(tableId)) {
+      if (Long.compareUnsigned(v.schemaVersion(), version) <= 0) {
+        begin = v.beginSnapshot();
+      }
+    }
+    return begin;
+  }
+
+  /** The table's inlined rows at the premise, deleted ones included, with typed values, by id. */
+  private Map<Long, InlinedRows.Row> typedRows(long tableId) {
+    Map<Long, String> types = new HashMap<>();
+    for (ColumnValue c : s.columnRecords(tableId)) {
+      types.put(c.getColumnId(), c.getColumnType());
+    }
+    List<InlinedRows.Row> rows = new ArrayList<>();
+    s.premiseSnapshot.history().inlinedRows(tableId).forEach(v -> rows.add(v.version()));
+    Map<Long, InlinedRows.Row> byId = new HashMap<>();
+    for (InlinedRows.Row r : new InlinedRows(0, rows).withColumnTypes(types).rows()) {
+      byId.put(r.rowId(), r);
+    }
+    return byId;
+  }
+
+  /**
+   * Refuses a partitioned part whose values are not its rows': each key's value must be the text
+   * stock DuckLake records for every row's value ({@link PartitionValueTexts}), or, for a value
+   * whose text is not known here, all rows must hold the same value. A NULL is refused: stock
+   * records it as SQL NULL, which the lake's partition values (strings) cannot hold.
+   */
+  private void checkPartitionValues(
+      long tableId,
+      PartitionValue spec,
+      NewDataFile file,
+      List<Long> ids,
+      Map<Long, InlinedRows.Row> rows) {
+    String table = Long.toUnsignedString(tableId);
+    if (file.partitionValues().size() != spec.getColumnsCount()) {
+      throw new InvalidArgumentException(
+          "rows inlined into table "
+              + table
+              + " while it was partitioned go into a file with "
+              + spec.getColumnsCount()
+              + " partition value(s), not "
+              + file.partitionValues().size());
+    }
+    List<ColumnValue> columns = s.columnRecords(tableId);
+    for (PartitionColumn key : spec.getColumnsList()) {
+      int k = Math.toIntExact(key.getPartitionKeyIndex());
+      String given = file.partitionValues().get(k);
+      ColumnValue column =
+          columns.stream()
+              .filter(c -> c.getColumnId() == key.getColumnId())
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new InvalidArgumentException(
+                          "partition key "
+                              + k
+                              + " of table "
+                              + table
+                              + " names a column it no longer has"));
+      Object first = null;
+      for (Long id : ids) {
+        InlinedRows.Row row = rows.get(id);
+        Object value =
+            row == null ? null : row.typedValueOf(column.getColumnId(), column.getColumnName());
+        if (value == null) {
+          throw new InvalidArgumentException(
+              "inlined row "
+                  + Long.toUnsignedString(id)
+                  + " of table "
+                  + table
+                  + " has no value for partition column "
+                  + column.getColumnName()
+                  + "; a NULL partition value cannot be recorded in this lake format");
+        }
+        Optional<String> text = PartitionValueTexts.of(key.getTransform(), value);
+        boolean matches =
+            text.isPresent()
+                ? text.get().equals(given)
+                : first == null || Objects.deepEquals(first, value);
+        if (!matches) {
+          throw new InvalidArgumentException(
+              "inlined row "
+                  + Long.toUnsignedString(id)
+                  + " of table "
+                  + table
+                  + " does not belong in the file with partition value "
+                  + given
+                  + " for "
+                  + key.getTransform()
+                  + "("
+                  + column.getColumnName()
+                  + ")"
+                  + text.map(t -> ": its value is " + t).orElse(""));
+        }
+        first = first == null ? value : first;
+      }
+    }
   }
 
   /**

@@ -43,16 +43,23 @@ public final class PartitionAndSortVerbs {
           "a partition key needs at least one column; reset it to unpartition the table");
     }
     List<ColumnValue> live = s.columnRecords(tableId);
-    Set<Long> seen = new HashSet<>();
+    // A column may appear under several transforms (year(ts), month(ts)), as stock DuckLake
+    // allows; the same transform of a column twice is refused. (The Rust crate's verb refuses a
+    // column named twice at all, and reads such a spec alike.)
+    Set<PartitionKey> seen = new HashSet<>();
     for (PartitionKey key : keys) {
       if (key == null) {
         throw new InvalidArgumentException("a partition key entry is null");
       }
       VerbState.requireColumn(live, tableId, key.columnId());
       Names.nonEmpty("partition transform", key.transform());
-      if (!seen.add(key.columnId())) {
+      if (!seen.add(key)) {
         throw new InvalidArgumentException(
-            "the partition key names column " + Long.toUnsignedString(key.columnId()) + " twice");
+            "the partition key names "
+                + key.transform()
+                + " of column "
+                + Long.toUnsignedString(key.columnId())
+                + " twice");
       }
     }
     for (PartitionValue p : s.partitionRecords(tableId)) {

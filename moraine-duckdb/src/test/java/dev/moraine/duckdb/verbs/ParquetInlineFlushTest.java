@@ -12,6 +12,7 @@ import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.MaintenancePass;
 import dev.moraine.core.catalog.model.MaintenancePolicy;
 import dev.moraine.core.catalog.model.NewDataFile;
+import dev.moraine.core.catalog.model.PartitionKey;
 import dev.moraine.core.kv.KvStore;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
 import dev.moraine.parquet.LocalFileMerger;
@@ -240,7 +241,7 @@ class ParquetInlineFlushTest {
     catalog.commit(tx -> tx.flushInlined(1, flush));
 
     Map<String, Object> stockData = rowOf("ducklake_data_file", "data_file_id", flushedId);
-    NewDataFile ours = flush.dataFile().orElseThrow();
+    NewDataFile ours = flush.parts().get(0).dataFile();
     assertEquals(3L, ours.recordCount());
     assertEquals(StockFiles.statsOf(stock, flushedId), StockFiles.comparable(ours.columnStats()));
     Path stockFile = table.resolve((String) stockData.get("path"));
@@ -251,7 +252,7 @@ class ParquetInlineFlushTest {
     // The delete file of the flushed rows, and the one of the data file stock wrote.
     Map<String, Object> stockRowDeletes = deleteFileOf(flushedId);
     Path stockRowDeleteFile = table.resolve((String) stockRowDeletes.get("path"));
-    Path ourRowDeleteFile = table.resolve(flush.rowDeletes().orElseThrow().path());
+    Path ourRowDeleteFile = table.resolve(flush.parts().get(0).rowDeletes().orElseThrow().path());
     assertSameSchema(stockRowDeleteFile, ourRowDeleteFile);
     assertEquals(
         contentsOf(stockRowDeleteFile, "'pos|_ducklake_internal_snapshot_id'"),
@@ -313,38 +314,187 @@ class ParquetInlineFlushTest {
     assertEquals(head, catalog.snapshot().info().snapshotId());
   }
 
+  /** The columns every snapshot of the partitioned table has (c comes at snapshot 3). */
+  private static final String PARTITIONED_PROJECTION =
+      "rowid, a, coalesce(b, 'NULL'), coalesce(ts::VARCHAR, 'NULL'), coalesce(d::VARCHAR, 'NULL')";
+
   /**
-   * Rows inlined under two schema versions are more than this library's flush takes (stock writes a
-   * file per version): the helper refuses before writing anything, and the pass leaves the table
-   * inlined and says so.
+   * Rows inlined under two schema versions before the table was partitioned, and rows inlined into
+   * five partition keys since (identity of a varchar, year, month and hour of a timestamp, day of a
+   * date), one of them deleted: stock writes one file per version and one per partition, in the
+   * order of their first rows, the partitioned ones under {@code <key>=<value>/} with their
+   * partition values, and a delete file for the partition holding the deleted row. The helper
+   * writes the same files and the verb registers them as stock did; DuckDB reads our catalog as
+   * stock's at every snapshot.
    */
   @Test
-  void rowsUnderTwoSchemaVersions_areLeftInlined_andNothingIsWritten() throws Exception {
+  void aPartitionedTable_isFlushedIntoAFilePerVersionAndPartition_asStockFlushesIt()
+      throws Exception {
+    stock.execute("CREATE TABLE t (a INTEGER, b VARCHAR, ts TIMESTAMP, d DATE)");
     catalog.commit(
-        tx -> {
-          long t = tx.createTable(0, "t", List.of(ColumnDef.of("a", "int32")));
-          tx.insertInlined(t, List.of(row(1)));
-        });
+        tx ->
+            tx.createTable(
+                0,
+                "t",
+                List.of(
+                    ColumnDef.of("a", "int32"),
+                    ColumnDef.of("b", "varchar"),
+                    ColumnDef.of("ts", "timestamp"),
+                    ColumnDef.of("d", "date"))));
+    stock.execute(
+        "INSERT INTO t VALUES (1, 'x', TIMESTAMP '2024-03-04 05:06:07', DATE '2024-03-04')");
     catalog.commit(
-        tx -> {
-          tx.addColumn(1, ColumnDef.of("b", "varchar"));
-          tx.insertInlined(1, List.of(row(2, "two")));
-        });
+        tx ->
+            tx.insertInlined(
+                1,
+                List.of(
+                    row(
+                        1,
+                        "x",
+                        LocalDateTime.parse("2024-03-04T05:06:07"),
+                        LocalDate.parse("2024-03-04")))));
+    stock.execute("ALTER TABLE t ADD COLUMN c INTEGER");
+    catalog.commit(tx -> tx.addColumn(1, ColumnDef.of("c", "int32")));
+    stock.execute("INSERT INTO t VALUES (5, 'w', NULL, NULL, 9)");
+    catalog.commit(tx -> tx.insertInlined(1, List.of(row(5, "w", null, null, 9))));
+    stock.execute("ALTER TABLE t SET PARTITIONED BY (b, year(ts), month(ts), day(d), hour(ts))");
+    catalog.commit(
+        tx ->
+            tx.setPartitionKey(
+                1,
+                List.of(
+                    PartitionKey.identity(2),
+                    new PartitionKey(3, "year"),
+                    new PartitionKey(3, "month"),
+                    new PartitionKey(4, "day"),
+                    new PartitionKey(3, "hour"))));
+    stock.execute(
+        "INSERT INTO t VALUES"
+            + " (2, 'q', TIMESTAMP '2023-12-31 23:00:00', DATE '2023-01-02', 1),"
+            + " (1, 'p', TIMESTAMP '2024-01-01 00:00:00.5', DATE '2024-02-29', 2),"
+            + " (3, 'q', TIMESTAMP '2023-12-31 23:59:00', DATE '2023-01-02', 3)");
+    catalog.commit(
+        tx ->
+            tx.insertInlined(
+                1,
+                List.of(
+                    row(
+                        2,
+                        "q",
+                        LocalDateTime.parse("2023-12-31T23:00:00"),
+                        LocalDate.parse("2023-01-02"),
+                        1),
+                    row(
+                        1,
+                        "p",
+                        LocalDateTime.parse("2024-01-01T00:00:00.5"),
+                        LocalDate.parse("2024-02-29"),
+                        2),
+                    row(
+                        3,
+                        "q",
+                        LocalDateTime.parse("2023-12-31T23:59:00"),
+                        LocalDate.parse("2023-01-02"),
+                        3))));
+    stock.execute("DELETE FROM t WHERE a = 3");
+    catalog.commit(tx -> tx.deleteRowInline(1, 4));
+    stock.execute("CALL ducklake_flush_inlined_data('" + stock.alias() + "')");
+    InlineFlush flush = ParquetInlineFlush.write(catalog.snapshot(), 1, table).orElseThrow();
+    assertEquals(4, flush.parts().size(), "two versions, two partitions");
+    catalog.commit(tx -> tx.flushInlined(1, flush));
+
+    List<List<Object>> theirs = new ArrayList<>();
+    for (Map<String, Object> r : stock.rows("ducklake_data_file")) {
+      long id = StockFiles.number(r, "data_file_id");
+      List<String> values = new ArrayList<>();
+      for (Map<String, Object> v : stock.rows("ducklake_file_partition_value")) {
+        if (StockFiles.number(v, "data_file_id") == id) {
+          values.add((String) v.get("partition_value"));
+        }
+      }
+      theirs.add(
+          List.of(
+              id,
+              StockFiles.number(r, "begin_snapshot"),
+              StockFiles.number(r, "row_id_start"),
+              StockFiles.number(r, "partial_max"),
+              StockFiles.number(r, "record_count"),
+              r.get("partition_id") != null,
+              values,
+              directoryOf((String) r.get("path"))));
+    }
+    List<List<Object>> ours = new ArrayList<>();
+    for (DataFileInfo f : catalog.snapshot().dataFiles(1)) {
+      ours.add(
+          List.of(
+              f.dataFileId(),
+              f.beginSnapshot(),
+              f.rowIdStart().orElseThrow(),
+              f.partialMax().orElseThrow(),
+              f.recordCount(),
+              f.partitionId().isPresent(),
+              f.partitionValues().stream().map(DataFileInfo.PartitionValue::value).toList(),
+              directoryOf(f.path())));
+    }
+    assertEquals(theirs, ours);
+    List<List<Long>> theirDeletes = new ArrayList<>();
+    for (Map<String, Object> r : stock.rows("ducklake_delete_file")) {
+      theirDeletes.add(
+          List.of(
+              StockFiles.number(r, "data_file_id"),
+              StockFiles.number(r, "begin_snapshot"),
+              StockFiles.number(r, "delete_count")));
+    }
+    List<List<Long>> ourDeletes = new ArrayList<>();
+    for (DeleteFileInfo d : catalog.snapshot().deleteFiles(1)) {
+      ourDeletes.add(List.of(d.dataFileId(), d.beginSnapshot(), d.deleteCount()));
+    }
+    assertEquals(theirDeletes, ourDeletes);
+    assertEquals(
+        stock.latestSnapshot().snapshotId(), catalog.snapshot().info().snapshotId(), "snapshots");
+    StockFiles.assertReadAsStock(
+        stock, catalog, dir.resolve("partitioned.ducklake"), PARTITIONED_PROJECTION);
+  }
+
+  /** The directories of a file's path relative to its table, "" for none. */
+  private static String directoryOf(String path) {
+    int slash = path.lastIndexOf('/');
+    return slash < 0 ? "" : path.substring(0, slash + 1);
+  }
+
+  /**
+   * A row inlined while the table was partitioned whose partition column is NULL: stock records a
+   * NULL partition value, which the lake cannot (its values are strings, in the Rust crate's format
+   * too). The helper refuses before writing anything, and so does the verb for a part that gives
+   * the row a value.
+   */
+  @Test
+  void aNullPartitionValue_isRefused_andNothingIsWritten() throws Exception {
+    catalog.commit(
+        tx ->
+            tx.createTable(
+                0, "t", List.of(ColumnDef.of("a", "int32"), ColumnDef.of("b", "varchar"))));
+    catalog.commit(tx -> tx.setPartitionKey(1, List.of(PartitionKey.identity(2))));
+    catalog.commit(tx -> tx.insertInlined(1, List.of(row(1, "x"), row(2, null))));
     java.nio.file.Files.createDirectories(table);
     org.junit.jupiter.api.Assertions.assertThrows(
         IllegalArgumentException.class,
         () -> ParquetInlineFlush.write(catalog.snapshot(), 1, table));
-    long head = catalog.snapshot().info().snapshotId();
-    MaintenancePass pass =
-        catalog.runMaintenance(
-            MaintenancePolicy.every(Duration.ofHours(1))
-                .flushingInlinedData(LocalFileMerger.of(catalog, Path.of(stock.dataPath()))));
-    assertEquals("flushed 0 tables; 1 left for a later pass", pass.steps().get(0).detail());
-    assertEquals(head, catalog.snapshot().info().snapshotId());
-    assertEquals(2, catalog.snapshot().inlinedRows(1).rows().size());
-    try (var files = java.nio.file.Files.list(table)) {
-      assertEquals(0, files.count(), "no file was written");
+    try (var files = java.nio.file.Files.walk(table)) {
+      assertEquals(1, files.count(), "no file was written");
     }
+    long head = catalog.snapshot().info().snapshotId();
+    org.junit.jupiter.api.Assertions.assertThrows(
+        dev.moraine.core.catalog.InvalidArgumentException.class,
+        () ->
+            catalog.commit(
+                tx ->
+                    tx.flushInlined(
+                        1,
+                        InlineFlush.of(
+                            NewDataFile.parquet("x=x/f.parquet", 2, 100, 10)
+                                .withPartitionValues(List.of("x"))))));
+    assertEquals(head, catalog.snapshot().info().snapshotId());
   }
 
   private void assertRowsAsStock() throws Exception {

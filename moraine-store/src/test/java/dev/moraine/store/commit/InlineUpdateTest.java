@@ -235,12 +235,12 @@ class InlineUpdateTest {
           lake, InvalidArgumentException.class, "new values", tx -> tx.updateRowInline(1, 1, null));
       assertEquals(head, lake.catalog.snapshot().snapshotId(), "no refusal minted a snapshot");
 
-      // A table whose rows were updated is not flushed by this verb yet: its chunks overlap.
+      // A table whose rows were updated is not flushed by this verb yet: a row has two versions.
       lake.catalog.commit(tx -> tx.updateRowInline(1, 1, good));
       refused(
           lake,
           InvalidArgumentException.class,
-          "not one dense range",
+          "has two versions (an inline update)",
           tx -> tx.flushInlined(1, InlineFlush.of(NewDataFile.parquet("g.parquet", 3, 10, 5))));
     }
   }

@@ -143,11 +143,9 @@ class InlineVerbsTest {
               delete.deleteCount()));
       assertEquals(
           new FlushedInline(
-              java.util.OptionalLong.of(2),
-              java.util.OptionalLong.of(3),
-              0,
-              3,
-              List.of(1L),
+              List.of(
+                  new FlushedInline.DataFile(
+                      2, java.util.OptionalLong.of(3), List.of(0L, 1L, 2L), List.of(1L))),
               java.util.Map.of()),
           flushed[0]);
       assertTrue(head.inlinedRows(1).rows().isEmpty(), "the flushed rows left the inline subspace");

@@ -146,7 +146,12 @@ class JavaWritesRustReadsTest {
                   ids[1],
                   NewDataFile.parquet("p.parquet", 2, 700, 90)
                       .withPartitionValues(List.of("7", "x"))));
-      catalog.commit(tx -> tx.setPartitionKey(ids[1], List.of(new PartitionKey(1, "bucket(4)"))));
+      // Two transforms of one column, as stock DuckLake allows (year(ts), month(ts)).
+      catalog.commit(
+          tx ->
+              tx.setPartitionKey(
+                  ids[1],
+                  List.of(new PartitionKey(1, "bucket(4)"), new PartitionKey(1, "identity"))));
       catalog.commit(
           tx -> tx.setSortKey(ids[1], List.of(new SortKey("id", "duckdb", "DESC", "NULLS_FIRST"))));
       catalog.commit(tx -> tx.resetSortKey(ids[1]));

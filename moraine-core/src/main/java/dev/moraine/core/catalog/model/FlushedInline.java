@@ -7,24 +7,31 @@ import java.util.OptionalLong;
 /**
  * What a flush of inlined data registered.
  *
- * @param dataFileId the data file now holding the flushed rows; empty when no rows were inlined
- * @param rowDeleteFileId the delete file of the rows deleted while inlined; empty when none were
- * @param rowIdStart the row id of the data file's first row (the rows keep the ids they were
- *     inlined under); 0 without a data file
- * @param rowCount the rows the data file holds, deleted ones included
- * @param deletedRowIds the ids of the rows the row delete file names, ascending
+ * @param dataFiles the data files now holding the flushed rows, in the order of the flush's parts;
+ *     none when no rows were inlined
  * @param fileDeleteFileIds for each data file whose inline deletions were flushed, the id of its
  *     new delete file
  */
-public record FlushedInline(
-    OptionalLong dataFileId,
-    OptionalLong rowDeleteFileId,
-    long rowIdStart,
-    long rowCount,
-    List<Long> deletedRowIds,
-    Map<Long, Long> fileDeleteFileIds) {
+public record FlushedInline(List<DataFile> dataFiles, Map<Long, Long> fileDeleteFileIds) {
   public FlushedInline {
-    deletedRowIds = List.copyOf(deletedRowIds);
+    dataFiles = List.copyOf(dataFiles);
     fileDeleteFileIds = Map.copyOf(fileDeleteFileIds);
+  }
+
+  /**
+   * One data file of the flush.
+   *
+   * @param dataFileId its id
+   * @param rowDeleteFileId the delete file of its rows deleted while inlined; empty when none were
+   * @param rowIds the ids of the rows it holds (they keep the ids they were inlined under), deleted
+   *     ones included, ascending
+   * @param deletedRowIds the ids of the rows its delete file names, ascending
+   */
+  public record DataFile(
+      long dataFileId, OptionalLong rowDeleteFileId, List<Long> rowIds, List<Long> deletedRowIds) {
+    public DataFile {
+      rowIds = List.copyOf(rowIds);
+      deletedRowIds = List.copyOf(deletedRowIds);
+    }
   }
 }

@@ -95,6 +95,24 @@ public record InlinedRows(long tableId, List<Row> rows) {
       return Collections.unmodifiableList(out);
     }
 
+    /**
+     * The typed value ({@link #typedValues()}) of the column with id {@code columnId}: the field
+     * carrying that id as its {@code PARQUET:field_id}, or, in a chunk whose fields carry none (the
+     * Rust crate writes its chunks so), the field named {@code columnName}. Null when the row has
+     * no such field (a column added after it was written) or the value is null.
+     */
+    public Object typedValueOf(long columnId, String columnName) {
+      for (int i = 0; i < fields.size(); i++) {
+        String id = fields.get(i).getMetadata().get("PARQUET:field_id");
+        if (id != null
+            ? Long.parseUnsignedLong(id) == columnId
+            : columns.get(i).equals(columnName)) {
+          return InlinedCell.typed(fields.get(i), columnTypes.get(i), values.get(i));
+        }
+      }
+      return null;
+    }
+
     /** This row with its column types looked up by the fields' {@code PARQUET:field_id}. */
     Row withColumnTypes(Map<Long, String> types) {
       List<String> found = new ArrayList<>(fields.size());
