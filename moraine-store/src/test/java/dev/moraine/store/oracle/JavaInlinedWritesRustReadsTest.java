@@ -156,6 +156,54 @@ class JavaInlinedWritesRustReadsTest {
   }
 
   /**
+   * A flush into a file per schema version and per partition (RFC 0004 §3): rows inlined before the
+   * table was partitioned, rows inlined after into two partitions, one deleted inline, flushed as
+   * three parts, the partitioned ones with non-consecutive row ids. The crate reads the lake as
+   * Java does at every snapshot.
+   */
+  @Test
+  void aFlushIntoAFilePerVersionAndPartition_readsTheSameInTheCrate() throws Exception {
+    Path lake = temp.resolve("partitioned-flush");
+    try (KvStore store = Lakes.provider(lake).openWriter();
+        Catalog catalog = Catalog.open(store, CatalogOptions.defaults())) {
+      catalog.commit(
+          tx ->
+              tx.createTable(
+                  0, "p", List.of(ColumnDef.of("a", "int32"), ColumnDef.of("b", "varchar"))));
+      catalog.commit(tx -> tx.insertInlined(1, List.of(row(0, "pre"))));
+      catalog.commit(
+          tx ->
+              tx.setPartitionKey(
+                  1, List.of(dev.moraine.core.catalog.model.PartitionKey.identity(2))));
+      catalog.commit(
+          tx -> tx.insertInlined(1, List.of(row(1, "x"), row(2, "y"), row(3, "x"), row(4, "y"))));
+      catalog.commit(tx -> tx.deleteRowInline(1, 3));
+      long last =
+          catalog.commit(
+              tx ->
+                  tx.flushInlined(
+                      1,
+                      InlineFlush.ofParts(
+                          List.of(
+                              InlineFlush.Part.of(
+                                  NewDataFile.parquet("pre.parquet", 1, 400, 100), List.of(0L)),
+                              InlineFlush.Part.of(
+                                      NewDataFile.parquet("b=x/f.parquet", 2, 400, 100)
+                                          .withPartitionValues(List.of("x")),
+                                      List.of(1L, 3L))
+                                  .withRowDeletes(
+                                      FlushDeleteFile.parquet("b=x/f-delete.parquet", 200, 80)),
+                              InlineFlush.Part.of(
+                                  NewDataFile.parquet("b=y/f.parquet", 2, 400, 100)
+                                      .withPartitionValues(List.of("y")),
+                                  List.of(2L, 4L))))));
+      assertEquals(6, last);
+      assertEquals(3, catalog.snapshot().dataFiles(1).size());
+    }
+    assertSameAtEverySnapshot(lake, 6);
+  }
+
+  /**
    * The registry of inlined-data tables as the crate lists it (its {@code
    * inline_registered_tables}, behind the {@code ducklake_inlined_data_tables} it hands DuckDB)
    * equals Java's after every step: a table created and re-shaped twice without rows, rows inlined,
