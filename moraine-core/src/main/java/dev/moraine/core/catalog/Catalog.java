@@ -75,6 +75,40 @@ public interface Catalog extends ReadOnlyCatalog {
   long commit(CommitBody body);
 
   /**
+   * Commits rows DuckLake authored (the staged-row door, RFC 0006): the row operations one DuckLake
+   * commit made on the {@code ducklake_*} tables against {@code rows.baseSnapshotId()}, translated
+   * row for row into the lake, with DuckLake's ids, counters and change text stored as given (the
+   * snapshot's time is the commit's own, as for every commit). Returns the new snapshot's id.
+   *
+   * <p>Taken so far: the data-only commits that add files (an INSERT writing a file, a DELETE
+   * writing the first delete file of a data file), that is a {@code ducklake_snapshot} and a {@code
+   * ducklake_snapshot_changes} row with the schema version and catalog counter of the base, data
+   * files (with their {@code ducklake_file_partition_value} and {@code ducklake_file_column_stats}
+   * rows), delete files, and the {@code ducklake_table_stats} and {@code
+   * ducklake_table_column_stats} rows DuckLake updates with them, each given as the row's new
+   * values. Every row is checked against the base before anything is written: ids within the range
+   * the snapshot's {@code next_file_id} gives this commit, begun at this commit's snapshot, tables,
+   * columns and files that the base holds live. Ends and deletes of rows are not taken yet. There
+   * is no rebase yet: rows authored against a snapshot older than the head they land on are refused
+   * as a lost race, and DuckLake reads the catalog again and re-drives them.
+   *
+   * @throws CommitConflictException if {@code rows.baseSnapshotId()} is not the head when the
+   *     commit is staged (another commit landed first), or the snapshot row does not advance the
+   *     head; nothing was written
+   * @throws InvalidArgumentException if a row is malformed (a NULL where the lake needs a value, a
+   *     change text DuckLake would not write), repeats a key, names an id outside its range,
+   *     changes the catalog's shape, or belongs to a table this door does not take yet; nothing was
+   *     written
+   * @throws NotFoundException if a row names a table, column or file the base does not hold live;
+   *     nothing was written
+   * @throws IndexedTableException if a file goes into or out of a table with equality indexes;
+   *     nothing was written
+   * @throws CommitOutcomeUnknownException, StoreUnavailableException, FencedException,
+   *     ClosedException as for {@link #commit}
+   */
+  long commitStaged(StagedRows rows);
+
+  /**
    * Lands several commits handed in together, as consecutive members of one batch: each body runs
    * against what the bodies before it left and mints its own snapshot, and they land together in
    * one atomic write or not at all. If one body throws, none of them is written and its exception

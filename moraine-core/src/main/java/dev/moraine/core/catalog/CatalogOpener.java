@@ -289,6 +289,20 @@ final class CatalogOpener {
     }
 
     @Override
+    public long commitStaged(StagedRows rows) {
+      if (rows == null) {
+        throw new InvalidArgumentException("the staged rows must not be null");
+      }
+      return commits
+          .commit(
+              List.of(
+                  (premise, premiseRecord) ->
+                      dev.moraine.core.verb.StagedTranslation.translate(
+                          premise, premiseRecord, rows)))
+          .get(0);
+    }
+
+    @Override
     public List<Long> commitGroup(List<CommitBody> bodies) {
       if (bodies == null || bodies.isEmpty()) {
         throw new InvalidArgumentException("a commit group needs at least one body");

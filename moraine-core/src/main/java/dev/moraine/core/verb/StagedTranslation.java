@@ -1,0 +1,594 @@
+package dev.moraine.core.verb;
+
+import dev.moraine.core.catalog.CommitConflictException;
+import dev.moraine.core.catalog.ErrorCode;
+import dev.moraine.core.catalog.IndexedTableException;
+import dev.moraine.core.catalog.InvalidArgumentException;
+import dev.moraine.core.catalog.NotFoundException;
+import dev.moraine.core.catalog.StagedRows;
+import dev.moraine.core.catalog.model.IndexInfo;
+import dev.moraine.core.catalog.model.PartitionSpec;
+import dev.moraine.core.catalog.model.TableInfo;
+import dev.moraine.core.keyspace.key.EntityKey;
+import dev.moraine.core.keyspace.proto.DataFileValue;
+import dev.moraine.core.keyspace.proto.DeleteFileValue;
+import dev.moraine.core.keyspace.proto.FileColumnStatsValue;
+import dev.moraine.core.keyspace.proto.FilePartitionValue;
+import dev.moraine.core.keyspace.proto.SnapshotValue;
+import dev.moraine.core.keyspace.proto.TableColumnStatsValue;
+import dev.moraine.core.keyspace.proto.TableStatsValue;
+import dev.moraine.core.view.SnapshotView;
+import dev.moraine.ducklake.changes.ChangeSet;
+import dev.moraine.ducklake.changes.ChangesMade;
+import dev.moraine.ducklake.rows.DataFileRow;
+import dev.moraine.ducklake.rows.DeleteFileRow;
+import dev.moraine.ducklake.rows.DuckLakeRow;
+import dev.moraine.ducklake.rows.FileColumnStatsRow;
+import dev.moraine.ducklake.rows.FilePartitionValueRow;
+import dev.moraine.ducklake.rows.SnapshotChangesRow;
+import dev.moraine.ducklake.rows.SnapshotRow;
+import dev.moraine.ducklake.rows.TableColumnStatsRow;
+import dev.moraine.ducklake.rows.TableStatsRow;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The staged-row door's translation (RFC 0006): DuckLake's row operations for one commit, made
+ * against the snapshot it read, turned into the records of the keyed layout, row for row, with
+ * DuckLake's ids and counters as given. Built so far for the data-only commits of files: a data
+ * file with its partition values and column statistics, a delete file, the end of a data or delete
+ * file, and the table statistics DuckLake updates with them. Rows of any other table, and a commit
+ * that mints no snapshot, are refused. The rows must rest on the head: there is no rebase yet, so a
+ * commit authored against an older snapshot is a lost race. Every check runs before anything is
+ * staged. Confined to the thread running it.
+ */
+public final class StagedTranslation {
+  private final SnapshotView premise;
+  private final SnapshotValue premiseRecord;
+  private final StagedEntities staged;
+
+  /** The snapshot the commit mints. */
+  private long n;
+
+  private StagedTranslation(SnapshotView premise, SnapshotValue premiseRecord) {
+    this.premise = premise;
+    this.premiseRecord = premiseRecord;
+    this.staged = new StagedEntities(premise);
+  }
+
+  /**
+   * Translates {@code rows} against the premise.
+   *
+   * @throws CommitConflictException if the rows were authored against a snapshot older than the
+   *     premise, or their snapshot does not advance the premise's head: the race is DuckLake's to
+   *     re-drive
+   * @throws InvalidArgumentException if a row is malformed, repeats a key, names an id outside the
+   *     range its counter gave, or belongs to a table this door does not take yet
+   * @throws NotFoundException if a row names a table, column or file the base does not hold
+   * @throws IndexedTableException if a file goes into or out of a table with equality indexes
+   */
+  public static Draft translate(
+      SnapshotView premise, SnapshotValue premiseRecord, StagedRows rows) {
+    if (rows == null) {
+      throw new InvalidArgumentException("the staged rows must not be null");
+    }
+    return new StagedTranslation(premise, premiseRecord).run(rows);
+  }
+
+  private Draft run(StagedRows rows) {
+    long head = premiseRecord.getSnapshotId();
+    long base = rows.baseSnapshotId();
+    if (Long.compareUnsigned(base, head) > 0) {
+      throw new InvalidArgumentException(
+          "the rows were authored against snapshot "
+              + Long.toUnsignedString(base)
+              + ", past the head "
+              + Long.toUnsignedString(head));
+    }
+    if (base != head) {
+      throw new CommitConflictException(
+          "the rows were authored against snapshot "
+              + Long.toUnsignedString(base)
+              + " but commit "
+              + Long.toUnsignedString(head)
+              + " landed since: a conflict with a concurrent commit; read the catalog again");
+    }
+    SnapshotRow snapshot = null;
+    SnapshotChangesRow changes = null;
+    List<DataFileRow> files = new ArrayList<>();
+    List<DeleteFileRow> deletes = new ArrayList<>();
+    List<FilePartitionValueRow> partitionValues = new ArrayList<>();
+    List<FileColumnStatsRow> fileStats = new ArrayList<>();
+    List<TableStatsRow> tableStats = new ArrayList<>();
+    List<TableColumnStatsRow> columnStats = new ArrayList<>();
+    for (StagedRows.Op op : rows.ops()) {
+      if (op == null) {
+        throw new InvalidArgumentException("a staged row operation is null");
+      }
+      DuckLakeRow row = op.row();
+      boolean insert = op instanceof StagedRows.Insert;
+      if (row instanceof SnapshotRow r && insert) {
+        if (snapshot != null) {
+          throw new InvalidArgumentException("the rows hold two ducklake_snapshot rows");
+        }
+        snapshot = r;
+      } else if (row instanceof SnapshotChangesRow r && insert) {
+        if (changes != null) {
+          throw new InvalidArgumentException("the rows hold two ducklake_snapshot_changes rows");
+        }
+        changes = r;
+      } else if (row instanceof DataFileRow r && insert) {
+        files.add(r);
+      } else if (row instanceof DeleteFileRow r && insert) {
+        deletes.add(r);
+      } else if (row instanceof FilePartitionValueRow r && insert) {
+        partitionValues.add(r);
+      } else if (row instanceof FileColumnStatsRow r && insert) {
+        fileStats.add(r);
+      } else if (row instanceof TableStatsRow r && insert) {
+        tableStats.add(r);
+      } else if (row instanceof TableColumnStatsRow r && insert) {
+        columnStats.add(r);
+      } else {
+        throw new InvalidArgumentException(
+            (insert ? "an insert into " : "an end of a row of ")
+                + tableOf(row)
+                + " is not taken by the staged-row door yet: it takes the data-only commits that"
+                + " add files (RFC 0006)");
+      }
+    }
+    if (snapshot == null || changes == null) {
+      throw new InvalidArgumentException(
+          "a commit without its ducklake_snapshot and ducklake_snapshot_changes rows (options,"
+              + " expiry, cleanup) is not taken by the staged-row door yet");
+    }
+    n = head + 1;
+    SnapshotValue record = snapshotRecord(snapshot, changes);
+    ChangeSet changeSet = changeSet(changes.changesMade());
+
+    Set<Long> fileIds = new HashSet<>();
+    Map<List<Long>, List<FilePartitionValueRow>> valuesOf = new HashMap<>();
+    for (FilePartitionValueRow v : partitionValues) {
+      valuesOf
+          .computeIfAbsent(
+              List.of(
+                  required(v.tableId(), v, "table_id"),
+                  required(v.dataFileId(), v, "data_file_id")),
+              k -> new ArrayList<>())
+          .add(v);
+    }
+    for (DataFileRow r : files) {
+      insertFile(r, record, fileIds, valuesOf.remove(List.of(r.tableId(), r.dataFileId())));
+    }
+    if (!valuesOf.isEmpty()) {
+      throw new InvalidArgumentException(
+          "ducklake_file_partition_value rows name data files "
+              + valuesOf.keySet()
+              + " (table, file) this commit does not insert");
+    }
+    TreeSet<Long> targets = new TreeSet<>(Long::compareUnsigned);
+    for (DeleteFileRow r : deletes) {
+      insertDeleteFile(r, record, fileIds);
+      targets.add(r.dataFileId());
+    }
+    Set<List<Long>> seen = new HashSet<>();
+    for (FileColumnStatsRow r : fileStats) {
+      insertFileStats(r, seen);
+    }
+    for (TableStatsRow r : tableStats) {
+      overwriteTableStats(r, seen);
+    }
+    for (TableColumnStatsRow r : columnStats) {
+      overwriteColumnStats(r, seen);
+    }
+    return new Draft(
+        staged.changes(),
+        List.of(),
+        changeSet,
+        List.of(),
+        List.copyOf(targets),
+        true,
+        record.getNextCatalogId(),
+        record.getNextFileId(),
+        Optional.ofNullable(changes.author()),
+        Optional.ofNullable(changes.commitMessage()),
+        Optional.ofNullable(changes.commitExtraInfo()),
+        new InlineWrites(),
+        new dev.moraine.core.kv.WriteBatch(),
+        new CompactionWrites(),
+        MaintenanceWrites.NONE);
+  }
+
+  // ---- the snapshot ----------------------------------------------------------------------------
+
+  /**
+   * The counters of the snapshot row, checked against the premise: its id advances the head by one,
+   * and a data-only commit carries the schema version and the catalog counter forward.
+   */
+  private SnapshotValue snapshotRecord(SnapshotRow s, SnapshotChangesRow c) {
+    long id = required(s.snapshotId(), s, "snapshot_id");
+    if (!c.snapshotId().equals(s.snapshotId())) {
+      throw new InvalidArgumentException(
+          "the ducklake_snapshot_changes row is for snapshot "
+              + c.snapshotId()
+              + ", the ducklake_snapshot row for "
+              + id);
+    }
+    long head = premiseRecord.getSnapshotId();
+    if (Long.compareUnsigned(id, head) <= 0) {
+      throw new CommitConflictException(
+          "snapshot "
+              + Long.toUnsignedString(id)
+              + " does not advance the head "
+              + Long.toUnsignedString(head)
+              + ": a conflict with the commit that made it; read the catalog again");
+    }
+    if (id != n) {
+      throw new InvalidArgumentException(
+          "snapshot " + Long.toUnsignedString(id) + " skips ids: the next is " + n);
+    }
+    long schemaVersion = required(s.schemaVersion(), s, "schema_version");
+    long nextCatalogId = required(s.nextCatalogId(), s, "next_catalog_id");
+    long nextFileId = required(s.nextFileId(), s, "next_file_id");
+    required(s.snapshotTime(), s, "snapshot_time");
+    if (schemaVersion != premiseRecord.getSchemaVersion()
+        || nextCatalogId != premiseRecord.getNextCatalogId()) {
+      throw new InvalidArgumentException(
+          "snapshot "
+              + id
+              + " changes the catalog's shape (schema version "
+              + schemaVersion
+              + ", next catalog id "
+              + nextCatalogId
+              + "): the staged-row door takes data-only commits so far");
+    }
+    if (Long.compareUnsigned(nextFileId, premiseRecord.getNextFileId()) < 0) {
+      throw new InvalidArgumentException(
+          "snapshot " + id + " moves next_file_id back, to " + Long.toUnsignedString(nextFileId));
+    }
+    return SnapshotValue.newBuilder()
+        .setSnapshotId(id)
+        .setSchemaVersion(schemaVersion)
+        .setNextCatalogId(nextCatalogId)
+        .setNextFileId(nextFileId)
+        .build();
+  }
+
+  /** The change set of {@code text}, which must be DuckLake's own writing of it. */
+  private static ChangeSet changeSet(String text) {
+    String given = text == null ? "" : text;
+    if (given.isEmpty() && text != null) {
+      throw new InvalidArgumentException(
+          "changes_made is '': DuckLake writes NULL for a commit without changes");
+    }
+    ChangeSet parsed;
+    try {
+      parsed = ChangesMade.parse(given);
+    } catch (RuntimeException malformed) {
+      throw new InvalidArgumentException(
+          "changes_made '" + given + "' does not parse: " + malformed.getMessage());
+    }
+    String again = ChangesMade.emit(parsed);
+    if (!given.equals(again == null ? "" : again)) {
+      throw new InvalidArgumentException(
+          "changes_made '" + given + "' is not in DuckLake's writer order ('" + again + "')");
+    }
+    return parsed;
+  }
+
+  // ---- files -----------------------------------------------------------------------------------
+
+  private void insertFile(
+      DataFileRow r, SnapshotValue record, Set<Long> fileIds, List<FilePartitionValueRow> values) {
+    long tableId = required(r.tableId(), r, "table_id");
+    long id = required(r.dataFileId(), r, "data_file_id");
+    requireAbsent(r.endSnapshot(), r, "end_snapshot");
+    checkNewFile(r, id, record, fileIds);
+    long begin = required(r.beginSnapshot(), r, "begin_snapshot");
+    if (begin != n) {
+      throw new InvalidArgumentException(
+          "data file " + Long.toUnsignedString(id) + " begins at " + begin + ", not at " + n);
+    }
+    TableInfo table = liveTable(tableId, r);
+    refuseIndexed(table, "a data file");
+    DataFileValue.Builder value =
+        DataFileValue.newBuilder()
+            .setDataFileId(id)
+            .setTableId(tableId)
+            .setBeginSnapshot(begin)
+            .setPath(required(r.path(), r, "path"))
+            .setPathIsRelative(required(r.pathIsRelative(), r, "path_is_relative"))
+            .setFileFormat(required(r.fileFormat(), r, "file_format"))
+            .setRecordCount(required(r.recordCount(), r, "record_count"))
+            .setFileSizeBytes(required(r.fileSizeBytes(), r, "file_size_bytes"))
+            .setFooterSize(required(r.footerSize(), r, "footer_size"));
+    if (r.fileOrder() != null) {
+      value.setFileOrder(r.fileOrder());
+    }
+    if (r.rowIdStart() != null) {
+      value.setRowIdStart(r.rowIdStart());
+    }
+    if (r.encryptionKey() != null) {
+      value.setEncryptionKey(r.encryptionKey());
+    }
+    if (r.partialMax() != null) {
+      value.setPartialMax(r.partialMax());
+    }
+    if (r.mappingId() != null) {
+      throw new InvalidArgumentException(
+          "data file "
+              + Long.toUnsignedString(id)
+              + " is mapped by name: the staged-row door takes no column mappings yet");
+    }
+    List<FilePartitionValueRow> given = values == null ? List.of() : values;
+    if (r.partitionId() == null) {
+      if (!given.isEmpty()) {
+        throw new InvalidArgumentException(
+            "data file " + Long.toUnsignedString(id) + " has partition values but no partition_id");
+      }
+    } else {
+      PartitionSpec spec =
+          premise
+              .partitioning(tableId)
+              .filter(p -> p.partitionId() == r.partitionId())
+              .orElseThrow(
+                  () ->
+                      new NotFoundException(
+                          ErrorCode.NOT_FOUND,
+                          "data file "
+                              + Long.toUnsignedString(id)
+                              + " names partition "
+                              + r.partitionId()
+                              + ", which is not table "
+                              + Long.toUnsignedString(tableId)
+                              + "'s live partitioning"));
+      List<FilePartitionValueRow> sorted = new ArrayList<>(given);
+      sorted.sort(Comparator.comparing(FilePartitionValueRow::partitionKeyIndex));
+      if (sorted.size() != spec.columns().size()) {
+        throw new InvalidArgumentException(
+            "data file "
+                + Long.toUnsignedString(id)
+                + " has "
+                + sorted.size()
+                + " partition values for "
+                + spec.columns().size()
+                + " keys");
+      }
+      for (int k = 0; k < sorted.size(); k++) {
+        FilePartitionValueRow v = sorted.get(k);
+        if (required(v.partitionKeyIndex(), v, "partition_key_index") != k) {
+          throw new InvalidArgumentException(
+              "data file " + Long.toUnsignedString(id) + " has no partition value for key " + k);
+        }
+        value.addPartitionValues(
+            FilePartitionValue.newBuilder()
+                .setPartitionKeyIndex(k)
+                .setPartitionValue(
+                    required(
+                        v.partitionValue(),
+                        v,
+                        "partition_value (a NULL one cannot be recorded in this lake format)")));
+      }
+      value.setPartitionId(r.partitionId());
+    }
+    staged.put(new EntityKey.DataFile(tableId, id), value.build());
+  }
+
+  private void insertDeleteFile(DeleteFileRow r, SnapshotValue record, Set<Long> fileIds) {
+    long tableId = required(r.tableId(), r, "table_id");
+    long id = required(r.deleteFileId(), r, "delete_file_id");
+    requireAbsent(r.endSnapshot(), r, "end_snapshot");
+    checkNewFile(r, id, record, fileIds);
+    long begin = required(r.beginSnapshot(), r, "begin_snapshot");
+    if (begin != n) {
+      throw new InvalidArgumentException(
+          "delete file " + Long.toUnsignedString(id) + " begins at " + begin + ", not at " + n);
+    }
+    TableInfo table = liveTable(tableId, r);
+    refuseIndexed(table, "a delete file");
+    long target = required(r.dataFileId(), r, "data_file_id");
+    if (staged.get(new EntityKey.DataFile(tableId, target), DataFileValue.class).isEmpty()) {
+      throw new NotFoundException(
+          ErrorCode.NOT_FOUND,
+          "delete file "
+              + Long.toUnsignedString(id)
+              + " targets data file "
+              + Long.toUnsignedString(target)
+              + ", which table "
+              + Long.toUnsignedString(tableId)
+              + " does not hold live");
+    }
+    DeleteFileValue.Builder value =
+        DeleteFileValue.newBuilder()
+            .setDeleteFileId(id)
+            .setTableId(tableId)
+            .setBeginSnapshot(begin)
+            .setDataFileId(target)
+            .setPath(required(r.path(), r, "path"))
+            .setPathIsRelative(required(r.pathIsRelative(), r, "path_is_relative"))
+            .setFormat(required(r.format(), r, "format"))
+            .setDeleteCount(required(r.deleteCount(), r, "delete_count"))
+            .setFileSizeBytes(required(r.fileSizeBytes(), r, "file_size_bytes"))
+            .setFooterSize(required(r.footerSize(), r, "footer_size"));
+    if (r.encryptionKey() != null) {
+      value.setEncryptionKey(r.encryptionKey());
+    }
+    if (r.partialMax() != null) {
+      value.setPartialMax(r.partialMax());
+    }
+    staged.put(new EntityKey.DeleteFile(tableId, id), value.build());
+  }
+
+  /** A new file id: drawn from this commit's range of {@code next_file_id}, once. */
+  private void checkNewFile(DuckLakeRow r, long id, SnapshotValue record, Set<Long> fileIds) {
+    if (Long.compareUnsigned(id, premiseRecord.getNextFileId()) < 0
+        || Long.compareUnsigned(id, record.getNextFileId()) >= 0) {
+      throw new InvalidArgumentException(
+          tableOf(r)
+              + " row with id "
+              + Long.toUnsignedString(id)
+              + ": this commit's file ids are "
+              + Long.toUnsignedString(premiseRecord.getNextFileId())
+              + " up to "
+              + Long.toUnsignedString(record.getNextFileId())
+              + ", not included");
+    }
+    if (!fileIds.add(id)) {
+      throw new InvalidArgumentException(
+          "file id " + Long.toUnsignedString(id) + " is inserted twice by this commit");
+    }
+  }
+
+  // ---- statistics ------------------------------------------------------------------------------
+
+  private void insertFileStats(FileColumnStatsRow r, Set<List<Long>> seen) {
+    long tableId = required(r.tableId(), r, "table_id");
+    long fileId = required(r.dataFileId(), r, "data_file_id");
+    long columnId = required(r.columnId(), r, "column_id");
+    once(seen, List.of(1L, tableId, fileId, columnId), r);
+    if (staged.get(new EntityKey.DataFile(tableId, fileId), DataFileValue.class).isEmpty()) {
+      throw new NotFoundException(
+          ErrorCode.NOT_FOUND,
+          "file column statistics name data file "
+              + Long.toUnsignedString(fileId)
+              + ", which table "
+              + Long.toUnsignedString(tableId)
+              + " does not hold live");
+    }
+    liveColumn(tableId, columnId, r);
+    FileColumnStatsValue.Builder value =
+        FileColumnStatsValue.newBuilder()
+            .setDataFileId(fileId)
+            .setTableId(tableId)
+            .setColumnId(columnId)
+            .setColumnSizeBytes(required(r.columnSizeBytes(), r, "column_size_bytes"))
+            .setValueCount(required(r.valueCount(), r, "value_count"))
+            .setNullCount(required(r.nullCount(), r, "null_count"));
+    if (r.minValue() != null) {
+      value.setMinValue(r.minValue());
+    }
+    if (r.maxValue() != null) {
+      value.setMaxValue(r.maxValue());
+    }
+    if (r.containsNan() != null) {
+      value.setContainsNan(r.containsNan());
+    }
+    if (r.extraStats() != null) {
+      value.setExtraStats(r.extraStats());
+    }
+    staged.put(new EntityKey.FileColumnStats(tableId, fileId, columnId), value.build());
+  }
+
+  private void overwriteTableStats(TableStatsRow r, Set<List<Long>> seen) {
+    long tableId = required(r.tableId(), r, "table_id");
+    once(seen, List.of(2L, tableId), r);
+    liveTable(tableId, r);
+    staged.put(
+        new EntityKey.TableStats(tableId),
+        TableStatsValue.newBuilder()
+            .setTableId(tableId)
+            .setRecordCount(required(r.recordCount(), r, "record_count"))
+            .setNextRowId(required(r.nextRowId(), r, "next_row_id"))
+            .setFileSizeBytes(required(r.fileSizeBytes(), r, "file_size_bytes"))
+            .build());
+  }
+
+  private void overwriteColumnStats(TableColumnStatsRow r, Set<List<Long>> seen) {
+    long tableId = required(r.tableId(), r, "table_id");
+    long columnId = required(r.columnId(), r, "column_id");
+    once(seen, List.of(3L, tableId, columnId), r);
+    liveTable(tableId, r);
+    liveColumn(tableId, columnId, r);
+    TableColumnStatsValue.Builder value =
+        TableColumnStatsValue.newBuilder().setTableId(tableId).setColumnId(columnId);
+    if (r.containsNull() != null) {
+      value.setContainsNull(r.containsNull());
+    }
+    if (r.containsNan() != null) {
+      value.setContainsNan(r.containsNan());
+    }
+    if (r.minValue() != null) {
+      value.setMinValue(r.minValue());
+    }
+    if (r.maxValue() != null) {
+      value.setMaxValue(r.maxValue());
+    }
+    if (r.extraStats() != null) {
+      value.setExtraStats(r.extraStats());
+    }
+    staged.put(new EntityKey.TableColumnStats(tableId, columnId), value.build());
+  }
+
+  // ---- what the base holds ---------------------------------------------------------------------
+
+  private TableInfo liveTable(long tableId, DuckLakeRow r) {
+    return premise
+        .table(tableId)
+        .orElseThrow(
+            () ->
+                new NotFoundException(
+                    ErrorCode.NOT_FOUND,
+                    tableOf(r)
+                        + " row names table "
+                        + Long.toUnsignedString(tableId)
+                        + ", which the base does not hold live"));
+  }
+
+  private void liveColumn(long tableId, long columnId, DuckLakeRow r) {
+    if (premise.columns(tableId).stream().noneMatch(c -> c.columnId() == columnId)) {
+      throw new NotFoundException(
+          ErrorCode.NOT_FOUND,
+          tableOf(r)
+              + " row names column "
+              + Long.toUnsignedString(columnId)
+              + ", which table "
+              + Long.toUnsignedString(tableId)
+              + " does not have");
+    }
+  }
+
+  /** Files of a table with equality indexes need their entries, which this door derives not yet. */
+  private void refuseIndexed(TableInfo table, String what) {
+    List<IndexInfo> indexes = premise.indexes(table.tableId());
+    if (!indexes.isEmpty()) {
+      throw new IndexedTableException(
+          "commitStaged (" + what + ")",
+          table.tableId(),
+          premise.schema(table.schemaId()).map(s -> s.name()).orElse("?"),
+          table.name(),
+          indexes.stream().map(IndexInfo::name).toList());
+    }
+  }
+
+  private static void once(Set<List<Long>> seen, List<Long> key, DuckLakeRow r) {
+    if (!seen.add(key)) {
+      throw new InvalidArgumentException(
+          tableOf(r) + " row for " + key.subList(1, key.size()) + " is given twice");
+    }
+  }
+
+  private static <T> T required(T value, DuckLakeRow r, String column) {
+    if (value == null) {
+      throw new InvalidArgumentException(tableOf(r) + "." + column + " is NULL: " + r);
+    }
+    return value;
+  }
+
+  private static void requireAbsent(Object value, DuckLakeRow r, String column) {
+    if (value != null) {
+      throw new InvalidArgumentException(
+          tableOf(r) + "." + column + " is set on an inserted row: " + r);
+    }
+  }
+
+  private static String tableOf(DuckLakeRow r) {
+    return r.def().name();
+  }
+}

@@ -1,0 +1,180 @@
+package dev.moraine.duckdb.verbs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moraine.core.catalog.CommitConflictException;
+import dev.moraine.core.catalog.InvalidArgumentException;
+import dev.moraine.core.catalog.NotFoundException;
+import dev.moraine.core.catalog.StagedRows;
+import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.Head;
+import dev.moraine.core.catalog.model.PartitionKey;
+import dev.moraine.core.rows.DuckLakeRowSet;
+import dev.moraine.duckdb.reference.ReferenceDuckLake;
+import dev.moraine.ducklake.rows.DataFileRow;
+import dev.moraine.ducklake.rows.SnapshotChangesRow;
+import dev.moraine.ducklake.rows.SnapshotRow;
+import dev.moraine.ducklake.rows.TableRow;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The staged-row door against stock DuckLake 1.5.5 (inlining off): statements run on stock, the row
+ * operations its commit made are read off its catalog ({@link StagedCapture}) and handed to {@code
+ * commitStaged} on our side, which must then hold every ducklake_* row stock holds. The steps are
+ * the data-only commits of files the door takes: inserts into a table (a data file, its column
+ * statistics, the table's statistics updated), into a partitioned one (partition values), a DELETE
+ * (a delete file) and a second DELETE of the same file (its delete file ended and replaced). Then
+ * the refusals, each writing nothing.
+ */
+class StagedFileCommitsDifferentialTest {
+  @TempDir Path dir;
+  private PairedLakes lakes;
+  private ReferenceDuckLake stock;
+
+  @BeforeEach
+  void open() throws Exception {
+    lakes =
+        PairedLakes.open(
+            ReferenceDuckLake.builder(dir.resolve("stock")).dataInliningRowLimit(0), "staged");
+    stock = lakes.stock;
+    // Tables t (a int, b varchar) and p (k varchar, v bigint) partitioned by k, through the verbs
+    // on our side: their rows are stock's (VerbDifferentialTest).
+    stock.execute("CREATE TABLE t (a INTEGER, b VARCHAR)");
+    lakes.catalog.commit(
+        tx ->
+            tx.createTable(
+                0, "t", List.of(ColumnDef.of("a", "int32"), ColumnDef.of("b", "varchar"))));
+    stock.execute("CREATE TABLE p (k VARCHAR, v BIGINT)");
+    lakes.catalog.commit(
+        tx ->
+            tx.createTable(
+                0, "p", List.of(ColumnDef.of("k", "varchar"), ColumnDef.of("v", "int64"))));
+    stock.execute("ALTER TABLE p SET PARTITIONED BY (k)");
+    lakes.catalog.commit(tx -> tx.setPartitionKey(2, List.of(PartitionKey.identity(1))));
+    assertEquals(List.of(), RowComparison.differences(stock, lakes.ours()), "the setup");
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    if (lakes != null) {
+      lakes.close();
+    }
+  }
+
+  /** Runs {@code sql} on stock, hands its commit's rows to ours, and compares every row. */
+  private StagedRows step(String sql) throws Exception {
+    long base = lakes.catalog.head().snapshotId();
+    StagedCapture.Rows before = StagedCapture.read(stock);
+    stock.execute(sql);
+    StagedRows rows = StagedCapture.between(base, before, StagedCapture.read(stock));
+    long landed = lakes.catalog.commitStaged(rows);
+    assertEquals(base + 1, landed, sql);
+    DuckLakeRowSet ours = lakes.ours();
+    assertEquals(List.of(), RowComparison.differences(stock, ours), sql);
+    return rows;
+  }
+
+  @Test
+  void fileCommits_leaveStocksRows() throws Exception {
+    StagedRows insert = step("INSERT INTO t SELECT range::INTEGER, 'v' || range FROM range(100)");
+    assertTrue(
+        insert.ops().stream().anyMatch(o -> o.row() instanceof DataFileRow),
+        "the insert registered a file: " + insert.ops());
+    step("INSERT INTO t VALUES (1000, 'zz'), (-7, NULL)");
+    step("INSERT INTO p VALUES ('x', 1), ('y', 2), ('x', 3)");
+    step("DELETE FROM t WHERE a < 10");
+  }
+
+  @Test
+  void refusals_writeNothing() throws Exception {
+    long base = lakes.catalog.head().snapshotId();
+    StagedCapture.Rows before = StagedCapture.read(stock);
+    stock.execute("INSERT INTO t VALUES (1, 'a')");
+    StagedRows rows = StagedCapture.between(base, before, StagedCapture.read(stock));
+
+    // A commit of ours lands first: the rows rest on a snapshot that is no longer the head.
+    lakes.catalog.commit(tx -> tx.updateTableStats(1, 0, 0));
+    Head head = lakes.catalog.head();
+    assertThrows(CommitConflictException.class, () -> lakes.catalog.commitStaged(rows));
+    assertEquals(head, lakes.catalog.head());
+
+    // Authored against the head, but naming a table the lake does not have.
+    List<StagedRows.Op> ops = new ArrayList<>();
+    for (StagedRows.Op op : rows.ops()) {
+      if (op.row() instanceof SnapshotRow s) {
+        ops.add(
+            new StagedRows.Insert(
+                new SnapshotRow(
+                    head.snapshotId() + 1,
+                    s.snapshotTime(),
+                    s.schemaVersion(),
+                    s.nextCatalogId(),
+                    s.nextFileId())));
+      } else if (op.row() instanceof SnapshotChangesRow c) {
+        ops.add(
+            new StagedRows.Insert(
+                new SnapshotChangesRow(
+                    head.snapshotId() + 1, "inserted_into_table:99", null, null, null)));
+      } else if (op.row() instanceof DataFileRow f) {
+        ops.add(
+            new StagedRows.Insert(
+                new DataFileRow(
+                    f.dataFileId(),
+                    99L,
+                    head.snapshotId() + 1,
+                    null,
+                    f.fileOrder(),
+                    f.path(),
+                    f.pathIsRelative(),
+                    f.fileFormat(),
+                    f.recordCount(),
+                    f.fileSizeBytes(),
+                    f.footerSize(),
+                    f.rowIdStart(),
+                    f.partitionId(),
+                    f.encryptionKey(),
+                    f.mappingId(),
+                    f.partialMax())));
+      }
+    }
+    assertThrows(
+        NotFoundException.class,
+        () -> lakes.catalog.commitStaged(new StagedRows(head.snapshotId(), ops)));
+    assertEquals(head, lakes.catalog.head());
+    // Without its snapshot_changes row.
+    List<StagedRows.Op> partial =
+        ops.stream().filter(o -> !(o.row() instanceof SnapshotChangesRow)).toList();
+    assertThrows(
+        InvalidArgumentException.class,
+        () -> lakes.catalog.commitStaged(new StagedRows(head.snapshotId(), partial)));
+    assertEquals(head, lakes.catalog.head());
+
+    // A table's creation is not a data-only commit.
+    assertThrows(
+        InvalidArgumentException.class,
+        () ->
+            lakes.catalog.commitStaged(
+                new StagedRows(
+                    head.snapshotId(),
+                    List.of(
+                        new StagedRows.Insert(
+                            new TableRow(
+                                9L,
+                                java.util.UUID.fromString("00000000-0000-0000-0000-000000000009"),
+                                head.snapshotId() + 1,
+                                null,
+                                0L,
+                                "u",
+                                "u/",
+                                true))))));
+    assertEquals(head, lakes.catalog.head());
+  }
+}
