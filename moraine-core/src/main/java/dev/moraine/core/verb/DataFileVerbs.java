@@ -114,6 +114,17 @@ public final class DataFileVerbs {
    * unpartitioned}) go into a file without partition values, as stock DuckLake flushes them, even
    * when the table is partitioned now. Records no operation; the caller does.
    */
+  /**
+   * The checks {@link #stageFlushed} runs before it stages, alone: a flush of several files runs
+   * them for every file before it stages the first.
+   */
+  void checkFlushed(long tableId, NewDataFile file, boolean unpartitioned) {
+    checkFile(tableId, file);
+    if (!unpartitioned) {
+      partitionFor(tableId, file.partitionValues());
+    }
+  }
+
   long stageFlushed(
       long tableId, NewDataFile file, long beginSnapshot, long rowIdStart, boolean unpartitioned) {
     if (unpartitioned && !file.partitionValues().isEmpty()) {

@@ -10,7 +10,6 @@ import dev.moraine.core.catalog.model.InlineFlush;
 import dev.moraine.core.catalog.model.InlinedRows;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
-import dev.moraine.core.catalog.model.SchemaVersionInfo;
 import dev.moraine.core.inline.InlineRowsReader;
 import dev.moraine.core.inline.PartitionValueTexts;
 import dev.moraine.core.keyspace.key.EntityKey;
@@ -189,11 +188,20 @@ public final class InlineFlushVerbs {
     // As stock DuckLake's flush: every inlined-data table of the table but the newest leaves
     // ducklake_inlined_data_tables. The schema record stays, so the version's name keeps resolving
     // for a reader that listed it before (RFC 0002 §9.1); the newest keeps taking inserts.
+    // A version that keeps chunks (inlined after the snapshot the flush read) stays listed.
+    Set<Long> keptVersions = new HashSet<>();
+    for (InlineTableState.Chunk c : premise.chunks) {
+      if (Long.compareUnsigned(c.op().beginSnapshot(), through) > 0) {
+        keptVersions.add(c.op().schemaVersion());
+      }
+    }
     List<Long> registered = premise.registeredVersions;
     for (int i = 0; i < registered.size() - 1; i++) {
-      s.inline.put(
-          new InlineKey.SchemaDropped(tableId, registered.get(i)),
-          InlineSchemaDroppedValue.getDefaultInstance());
+      if (!keptVersions.contains(registered.get(i))) {
+        s.inline.put(
+            new InlineKey.SchemaDropped(tableId, registered.get(i)),
+            InlineSchemaDroppedValue.getDefaultInstance());
+      }
     }
     run.flushed.add(tableId);
     if (!fileDeleteIds.isEmpty()) {
@@ -435,7 +443,8 @@ public final class InlineFlushVerbs {
       long version = versions.iterator().next();
       boolean partitioned =
           spec.isPresent()
-              && Long.compareUnsigned(versionBegin(tableId, version), spec.get().getBeginSnapshot())
+              && Long.compareUnsigned(
+                      run.versionBegin(tableId, version), spec.get().getBeginSnapshot())
                   >= 0;
       if (partitioned) {
         checkPartitionValues(tableId, spec.get(), file, ids, typedRows);
@@ -445,23 +454,11 @@ public final class InlineFlushVerbs {
                 + table
                 + " before it was partitioned go into a file without partition values");
       }
+      // The file's own checks, before any part is staged.
+      dataFiles.checkFlushed(tableId, file, !partitioned);
       plans.add(new PartPlan(part, ids, version, firstBegin, lastBegin, deleted, partitioned));
     }
     return plans;
-  }
-
-  /**
-   * The snapshot schema version {@code version} of the table began at: that of its schema-versions
-   * record, or of the newest one below it (a version the Rust crate inlined under without one).
-   */
-  private long versionBegin(long tableId, long version) {
-    long begin = 0;
-    for (SchemaVersionInfo v : s.staged.premise().schemaVersions(tableId)) {
-      if (Long.compareUnsigned(v.schemaVersion(), version) <= 0) {
-        begin = v.beginSnapshot();
-      }
-    }
-    return begin;
   }
 
   /** The table's inlined rows at the premise, deleted ones included, with typed values, by id. */

@@ -1,6 +1,7 @@
 package dev.moraine.core.verb;
 
 import dev.moraine.core.catalog.InvalidArgumentException;
+import dev.moraine.core.catalog.model.SchemaVersionInfo;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -35,6 +36,21 @@ public final class InlineRun {
   /** The premise's inline keys of {@code tableId}, read on first use in this run. */
   InlineTableState premiseState(long tableId) {
     return premiseState.computeIfAbsent(tableId, t -> InlineTableState.read(s.staged.premise(), t));
+  }
+
+  /**
+   * The snapshot the table's schema version {@code version} began at: that of its schema-versions
+   * record, or of the newest one below it (a version the Rust crate inlined under without one); 0
+   * when the premise holds none.
+   */
+  long versionBegin(long tableId, long version) {
+    long begin = 0;
+    for (SchemaVersionInfo v : s.staged.premise().schemaVersions(tableId)) {
+      if (Long.compareUnsigned(v.schemaVersion(), version) <= 0) {
+        begin = v.beginSnapshot();
+      }
+    }
+    return begin;
   }
 
   /** Refuses {@code what} on a table this run flushes. */

@@ -301,9 +301,11 @@ public final class InlineVerbs {
    * The schema version rows of {@code tableId} whose Arrow schema is {@code schema} go under, as
    * stock DuckLake picks the inlined-data table it inserts into: this commit's own version when the
    * commit creates or re-shapes the table (its columns, name, schema or partition key); else the
-   * table's newest registered version, when its recorded fields are the rows' (a default, a NOT
-   * NULL, a comment or a sort key writes no new table, and inserts go on into the registered one);
-   * else the version of the table's last schema-versions record, which the insert then registers.
+   * table's newest registered version, when its recorded fields are the rows' (names, types, column
+   * ids and members alike; nullability aside: a default, a NOT NULL, a comment or a sort key writes
+   * no new table, and inserts go on into the registered one) and it began under the table's live
+   * partitioning; else the version of the table's last schema-versions record, which the insert
+   * then registers.
    */
   private long inlineVersion(long tableId, byte[] schema) {
     if (s.reshapedIds.contains(tableId)) {
@@ -312,13 +314,45 @@ public final class InlineVerbs {
     List<Long> registered = run.premiseState(tableId).registeredVersions;
     if (!registered.isEmpty()) {
       long newest = registered.get(registered.size() - 1);
-      if (recordedShape(tableId, newest)
-          .map(r -> r.equals(shapeOf(tableId, newest, schema)))
-          .orElse(true)) {
+      boolean sameFields =
+          recordedSchema(tableId, newest)
+              .map(r -> sameFields(r.getFields(), decoded(tableId, newest, schema).getFields()))
+              .orElse(false);
+      // A version registered before the live partitioning began takes no rows inlined since: the
+      // flush puts its rows in a file without partition values (RFC 0004 §3).
+      boolean underPartitioning =
+          s.partitionRecords(tableId).stream()
+              .allMatch(
+                  p ->
+                      Long.compareUnsigned(run.versionBegin(tableId, newest), p.getBeginSnapshot())
+                          >= 0);
+      if (sameFields && underPartitioning) {
         return newest;
       }
     }
     return lastSchemaVersion(tableId);
+  }
+
+  /**
+   * Whether two lists of fields are the same columns: names, types, members and, where the recorded
+   * field carries one, the column id ({@code PARQUET:field_id}); nullability is not compared.
+   */
+  private static boolean sameFields(List<Field> recorded, List<Field> mine) {
+    if (recorded.size() != mine.size()) {
+      return false;
+    }
+    for (int i = 0; i < recorded.size(); i++) {
+      Field r = recorded.get(i);
+      Field m = mine.get(i);
+      String id = r.getMetadata().get("PARQUET:field_id");
+      if (!r.getName().equals(m.getName())
+          || !r.getType().equals(m.getType())
+          || (id != null && !id.equals(m.getMetadata().get("PARQUET:field_id")))
+          || !sameFields(r.getChildren(), m.getChildren())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -386,10 +420,10 @@ public final class InlineVerbs {
   }
 
   /**
-   * The field names and types of the premise's schema record of (table, version); empty for a
-   * reference to another version's record (the SQL path's), whose fields this run does not read.
+   * The premise's schema record of (table, version), decoded; empty for a reference to another
+   * version's record (the SQL path's), whose fields this run does not read.
    */
-  private Optional<List<String>> recordedShape(long tableId, long version) {
+  private Optional<Schema> recordedSchema(long tableId, long version) {
     InlineKey.Schema key = new InlineKey.Schema(tableId, version);
     byte[] stored =
         s.staged.premise().loadFor(v -> v.get(dev.moraine.core.keyspace.key.KeyCodec.encode(key)));
@@ -401,11 +435,11 @@ public final class InlineVerbs {
     if (value.hasSameAsVersion()) {
       return Optional.empty();
     }
-    return Optional.of(shape(InlineArrow.decodeSchema(key, value.getArrowSchema().toByteArray())));
+    return Optional.of(InlineArrow.decodeSchema(key, value.getArrowSchema().toByteArray()));
   }
 
-  private static List<String> shapeOf(long tableId, long version, byte[] schema) {
-    return shape(InlineArrow.decodeSchema(new InlineKey.Schema(tableId, version), schema));
+  private static Schema decoded(long tableId, long version, byte[] schema) {
+    return InlineArrow.decodeSchema(new InlineKey.Schema(tableId, version), schema);
   }
 
   // ---- registration ----------------------------------------------------------------------------

@@ -42,12 +42,13 @@ import java.util.TreeSet;
 /**
  * The staged-row door's translation (RFC 0006): DuckLake's row operations for one commit, made
  * against the snapshot it read, turned into the records of the keyed layout, row for row, with
- * DuckLake's ids and counters as given. Built so far for the data-only commits of files: a data
- * file with its partition values and column statistics, a delete file, the end of a data or delete
- * file, and the table statistics DuckLake updates with them. Rows of any other table, and a commit
- * that mints no snapshot, are refused. The rows must rest on the head: there is no rebase yet, so a
- * commit authored against an older snapshot is a lost race. Every check runs before anything is
- * staged. Confined to the thread running it.
+ * DuckLake's ids and counters as given. Built so far for the data-only commits that add files: data
+ * files with their partition values and column statistics, the first delete file of a data file,
+ * and the table statistics DuckLake updates with them. Rows of any other table, an end or a delete
+ * of a row, and a commit that mints no snapshot, are refused. The rows must rest on the head: there
+ * is no rebase yet, so a commit authored against an older snapshot is a lost race. Every check runs
+ * before anything is staged that could land: a refusal throws out of the commit's work, and nothing
+ * it staged is written. Confined to the thread running it.
  */
 public final class StagedTranslation {
   private final SnapshotView premise;
@@ -156,6 +157,7 @@ public final class StagedTranslation {
     Set<Long> fileIds = new HashSet<>();
     Map<List<Long>, List<FilePartitionValueRow>> valuesOf = new HashMap<>();
     for (FilePartitionValueRow v : partitionValues) {
+      required(v.partitionKeyIndex(), v, "partition_key_index");
       valuesOf
           .computeIfAbsent(
               List.of(
@@ -165,7 +167,10 @@ public final class StagedTranslation {
           .add(v);
     }
     for (DataFileRow r : files) {
-      insertFile(r, record, fileIds, valuesOf.remove(List.of(r.tableId(), r.dataFileId())));
+      List<Long> key =
+          List.of(
+              required(r.tableId(), r, "table_id"), required(r.dataFileId(), r, "data_file_id"));
+      insertFile(r, record, fileIds, valuesOf.remove(key));
     }
     if (!valuesOf.isEmpty()) {
       throw new InvalidArgumentException(
@@ -174,8 +179,9 @@ public final class StagedTranslation {
               + " (table, file) this commit does not insert");
     }
     TreeSet<Long> targets = new TreeSet<>(Long::compareUnsigned);
+    Set<List<Long>> targeted = new HashSet<>();
     for (DeleteFileRow r : deletes) {
-      insertDeleteFile(r, record, fileIds);
+      insertDeleteFile(r, record, fileIds, targeted);
       targets.add(r.dataFileId());
     }
     Set<List<Long>> seen = new HashSet<>();
@@ -214,7 +220,7 @@ public final class StagedTranslation {
    */
   private SnapshotValue snapshotRecord(SnapshotRow s, SnapshotChangesRow c) {
     long id = required(s.snapshotId(), s, "snapshot_id");
-    if (!c.snapshotId().equals(s.snapshotId())) {
+    if (!s.snapshotId().equals(required(c.snapshotId(), c, "snapshot_id"))) {
       throw new InvalidArgumentException(
           "the ducklake_snapshot_changes row is for snapshot "
               + c.snapshotId()
@@ -381,7 +387,8 @@ public final class StagedTranslation {
     staged.put(new EntityKey.DataFile(tableId, id), value.build());
   }
 
-  private void insertDeleteFile(DeleteFileRow r, SnapshotValue record, Set<Long> fileIds) {
+  private void insertDeleteFile(
+      DeleteFileRow r, SnapshotValue record, Set<Long> fileIds, Set<List<Long>> targets) {
     long tableId = required(r.tableId(), r, "table_id");
     long id = required(r.deleteFileId(), r, "delete_file_id");
     requireAbsent(r.endSnapshot(), r, "end_snapshot");
@@ -394,6 +401,16 @@ public final class StagedTranslation {
     TableInfo table = liveTable(tableId, r);
     refuseIndexed(table, "a delete file");
     long target = required(r.dataFileId(), r, "data_file_id");
+    if (!targets.add(List.of(tableId, target))
+        || premise.deleteFiles(tableId).stream().anyMatch(d -> d.dataFileId() == target)) {
+      throw new InvalidArgumentException(
+          "delete file "
+              + Long.toUnsignedString(id)
+              + " targets data file "
+              + Long.toUnsignedString(target)
+              + ", which has a live delete file already: the replacement DuckLake writes then"
+              + " (the old one deleted, a backdated new one) is not taken by this door yet");
+    }
     if (staged.get(new EntityKey.DataFile(tableId, target), DataFileValue.class).isEmpty()) {
       throw new NotFoundException(
           ErrorCode.NOT_FOUND,

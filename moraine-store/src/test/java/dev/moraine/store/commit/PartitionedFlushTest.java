@@ -123,8 +123,19 @@ class PartitionedFlushTest {
             InvalidArgumentException.class,
             () -> lake.catalog.commit(tx -> tx.flushInlined(1, flush)),
             because);
-    assertEquals(
-        before, lake.catalog.head(), because + ": nothing written (" + e.getMessage() + ")");
+    assertTrue(e.getMessage().contains(says), because + ": " + e.getMessage());
+    assertEquals(before, lake.catalog.head(), because + ": nothing written");
+    // A closure that catches the refusal and commits stages nothing of it either.
+    lake.catalog.commit(
+        tx -> {
+          try {
+            tx.flushInlined(1, flush);
+          } catch (InvalidArgumentException expected) {
+            // The flush is refused; nothing of it may land.
+          }
+        });
+    assertEquals(before.snapshotId(), lake.catalog.head().snapshotId(), because);
+    assertEquals(List.of(), lake.catalog.snapshot().dataFiles(1), because);
   }
 
   @Test
@@ -135,7 +146,7 @@ class PartitionedFlushTest {
           lake,
           InlineFlush.ofParts(List.of(unpartitioned(), x())),
           "a row left out",
-          "the flush's data files hold 4 of the 5");
+          "the flush's data files hold 3 of the 5");
       refused(
           lake,
           InlineFlush.ofParts(
@@ -192,6 +203,27 @@ class PartitionedFlushTest {
                   y())),
           "a deleted row without its part's delete file",
           "needs a delete file");
+      refused(
+          lake,
+          InlineFlush.ofParts(
+              List.of(
+                  unpartitioned(),
+                  InlineFlush.Part.of(
+                          new NewDataFile(
+                              "b=x/year=2024/f.parquet",
+                              true,
+                              "parquet",
+                              2,
+                              -1,
+                              10,
+                              java.util.Optional.empty(),
+                              List.of(),
+                              List.of("x", "2024")),
+                          List.of(1L, 3L))
+                      .withRowDeletes(DELETES),
+                  y())),
+          "a file of the second part with a negative size",
+          "size");
       refused(
           lake,
           InlineFlush.of(file("all.parquet", 5)),
