@@ -170,25 +170,7 @@ class StagedFileCommitsDifferentialTest {
                 new SnapshotChangesRow(
                     head.snapshotId() + 1, "inserted_into_table:99", null, null, null)));
       } else if (op.row() instanceof DataFileRow f) {
-        ops.add(
-            new StagedRows.Insert(
-                new DataFileRow(
-                    f.dataFileId(),
-                    99L,
-                    head.snapshotId() + 1,
-                    null,
-                    f.fileOrder(),
-                    f.path(),
-                    f.pathIsRelative(),
-                    f.fileFormat(),
-                    f.recordCount(),
-                    f.fileSizeBytes(),
-                    f.footerSize(),
-                    f.rowIdStart(),
-                    f.partitionId(),
-                    f.encryptionKey(),
-                    f.mappingId(),
-                    f.partialMax())));
+        ops.add(new StagedRows.Insert(file(f, 99L, head.snapshotId() + 1)));
       }
     }
     assertThrows(
@@ -201,25 +183,7 @@ class StagedFileCommitsDifferentialTest {
             .map(
                 o ->
                     o instanceof StagedRows.Insert i && i.row() instanceof DataFileRow f
-                        ? (StagedRows.Op)
-                            new StagedRows.Insert(
-                                new DataFileRow(
-                                    f.dataFileId(),
-                                    null,
-                                    f.beginSnapshot(),
-                                    null,
-                                    f.fileOrder(),
-                                    f.path(),
-                                    f.pathIsRelative(),
-                                    f.fileFormat(),
-                                    f.recordCount(),
-                                    f.fileSizeBytes(),
-                                    f.footerSize(),
-                                    f.rowIdStart(),
-                                    f.partitionId(),
-                                    f.encryptionKey(),
-                                    f.mappingId(),
-                                    f.partialMax()))
+                        ? (StagedRows.Op) new StagedRows.Insert(file(f, null, f.beginSnapshot()))
                         : o)
             .toList();
     InvalidArgumentException malformed =
@@ -255,5 +219,26 @@ class StagedFileCommitsDifferentialTest {
                                 "u/",
                                 true))))));
     assertEquals(head, lakes.catalog.head());
+  }
+
+  /** {@code f} in table {@code tableId}, begun at {@code begin}. */
+  private static DataFileRow file(DataFileRow f, Long tableId, long begin) {
+    return new DataFileRow(
+        f.dataFileId(),
+        tableId,
+        begin,
+        null,
+        f.fileOrder(),
+        f.path(),
+        f.pathIsRelative(),
+        f.fileFormat(),
+        f.recordCount(),
+        f.fileSizeBytes(),
+        f.footerSize(),
+        f.rowIdStart(),
+        f.partitionId(),
+        f.encryptionKey(),
+        f.mappingId(),
+        f.partialMax());
   }
 }
