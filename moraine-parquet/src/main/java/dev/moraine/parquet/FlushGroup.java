@@ -64,6 +64,7 @@ record FlushGroup(
         new InlinedRows(0, rows.stream().map(Versioned::version).toList())
             .withColumnTypes(types)
             .rows();
+    List<SchemaVersionInfo> versions = snapshot.schemaVersions(tableId);
     Map<List<Object>, List<Versioned<InlinedRows.Row>>> groups = new LinkedHashMap<>();
     Map<List<Object>, List<String>> values = new HashMap<>();
     for (int i = 0; i < rows.size(); i++) {
@@ -71,7 +72,8 @@ record FlushGroup(
       List<String> partition =
           spec.isPresent()
                   && Long.compareUnsigned(
-                          versionBegin(snapshot, tableId, row.schemaVersion()),
+                          SchemaVersionInfo.beginOf(
+                              snapshot.schemaVersions(tableId), row.schemaVersion()),
                           spec.get().beginSnapshot())
                       >= 0
               ? partitionValues(tableId, spec.get(), names, row)
@@ -100,17 +102,6 @@ record FlushGroup(
       out.add(new FlushGroup(g.getValue(), partition, directory.toString()));
     }
     return out;
-  }
-
-  /** The snapshot the table's schema version {@code version} began at. */
-  private static long versionBegin(CatalogSnapshot snapshot, long tableId, long version) {
-    long begin = 0;
-    for (SchemaVersionInfo v : snapshot.schemaVersions(tableId)) {
-      if (Long.compareUnsigned(v.schemaVersion(), version) <= 0) {
-        begin = v.beginSnapshot();
-      }
-    }
-    return begin;
   }
 
   /** The row's value text under each key of the spec, in key order. */

@@ -11,14 +11,11 @@ import dev.moraine.core.catalog.model.InlinedRows;
 import dev.moraine.core.catalog.model.NewDataFile;
 import dev.moraine.core.catalog.model.NewDeleteFile;
 import dev.moraine.core.inline.InlineRowsReader;
-import dev.moraine.core.inline.PartitionValueTexts;
 import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.key.InlineKey;
 import dev.moraine.core.keyspace.key.InlineOp;
-import dev.moraine.core.keyspace.proto.ColumnValue;
 import dev.moraine.core.keyspace.proto.DataFileValue;
 import dev.moraine.core.keyspace.proto.InlineSchemaDroppedValue;
-import dev.moraine.core.keyspace.proto.PartitionColumn;
 import dev.moraine.core.keyspace.proto.PartitionValue;
 import dev.moraine.core.view.Names;
 import dev.moraine.ducklake.changes.ChangeEntry;
@@ -30,7 +27,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -195,7 +191,7 @@ public final class InlineFlushVerbs {
         keptVersions.add(c.op().schemaVersion());
       }
     }
-    List<Long> registered = premise.registeredVersions;
+    List<Long> registered = run.registeredVersions(tableId);
     for (int i = 0; i < registered.size() - 1; i++) {
       if (!keptVersions.contains(registered.get(i))) {
         s.inline.put(
@@ -387,7 +383,8 @@ public final class InlineFlushVerbs {
       }
     }
     Optional<PartitionValue> spec = s.partitionRecords(tableId).stream().findFirst();
-    Map<Long, InlinedRows.Row> typedRows = spec.isPresent() ? typedRows(tableId) : Map.of();
+    FlushPartitionValues partitionValues =
+        spec.map(p -> new FlushPartitionValues(s, tableId, p)).orElse(null);
     List<PartPlan> plans = new ArrayList<>();
     for (int i = 0; i < partRows.size(); i++) {
       InlineFlush.Part part = requested.get(i);
@@ -447,7 +444,7 @@ public final class InlineFlushVerbs {
                       run.versionBegin(tableId, version), spec.get().getBeginSnapshot())
                   >= 0;
       if (partitioned) {
-        checkPartitionValues(tableId, spec.get(), file, ids, typedRows);
+        partitionValues.check(file, ids);
       } else if (!file.partitionValues().isEmpty()) {
         throw new InvalidArgumentException(
             "rows inlined into table "
@@ -459,99 +456,6 @@ public final class InlineFlushVerbs {
       plans.add(new PartPlan(part, ids, version, firstBegin, lastBegin, deleted, partitioned));
     }
     return plans;
-  }
-
-  /** The table's inlined rows at the premise, deleted ones included, with typed values, by id. */
-  private Map<Long, InlinedRows.Row> typedRows(long tableId) {
-    Map<Long, String> types = new HashMap<>();
-    for (ColumnValue c : s.columnRecords(tableId)) {
-      types.put(c.getColumnId(), c.getColumnType());
-    }
-    List<InlinedRows.Row> rows = new ArrayList<>();
-    s.premiseSnapshot.history().inlinedRows(tableId).forEach(v -> rows.add(v.version()));
-    Map<Long, InlinedRows.Row> byId = new HashMap<>();
-    for (InlinedRows.Row r : new InlinedRows(0, rows).withColumnTypes(types).rows()) {
-      byId.put(r.rowId(), r);
-    }
-    return byId;
-  }
-
-  /**
-   * Refuses a partitioned part whose values are not its rows': each key's value must be the text
-   * stock DuckLake records for every row's value ({@link PartitionValueTexts}), or, for a value
-   * whose text is not known here, all rows must hold the same value. A NULL is refused: stock
-   * records it as SQL NULL, which the lake's partition values (strings) cannot hold.
-   */
-  private void checkPartitionValues(
-      long tableId,
-      PartitionValue spec,
-      NewDataFile file,
-      List<Long> ids,
-      Map<Long, InlinedRows.Row> rows) {
-    String table = Long.toUnsignedString(tableId);
-    if (file.partitionValues().size() != spec.getColumnsCount()) {
-      throw new InvalidArgumentException(
-          "rows inlined into table "
-              + table
-              + " while it was partitioned go into a file with "
-              + spec.getColumnsCount()
-              + " partition value(s), not "
-              + file.partitionValues().size());
-    }
-    List<ColumnValue> columns = s.columnRecords(tableId);
-    for (PartitionColumn key : spec.getColumnsList()) {
-      int k = Math.toIntExact(key.getPartitionKeyIndex());
-      String given = file.partitionValues().get(k);
-      ColumnValue column =
-          columns.stream()
-              .filter(c -> c.getColumnId() == key.getColumnId())
-              .findFirst()
-              .orElseThrow(
-                  () ->
-                      new InvalidArgumentException(
-                          "partition key "
-                              + k
-                              + " of table "
-                              + table
-                              + " names a column it no longer has"));
-      Object first = null;
-      for (Long id : ids) {
-        InlinedRows.Row row = rows.get(id);
-        Object value =
-            row == null ? null : row.typedValueOf(column.getColumnId(), column.getColumnName());
-        if (value == null) {
-          throw new InvalidArgumentException(
-              "inlined row "
-                  + Long.toUnsignedString(id)
-                  + " of table "
-                  + table
-                  + " has no value for partition column "
-                  + column.getColumnName()
-                  + "; a NULL partition value cannot be recorded in this lake format");
-        }
-        Optional<String> text = PartitionValueTexts.of(key.getTransform(), value);
-        boolean matches =
-            text.isPresent()
-                ? text.get().equals(given)
-                : first == null || Objects.deepEquals(first, value);
-        if (!matches) {
-          throw new InvalidArgumentException(
-              "inlined row "
-                  + Long.toUnsignedString(id)
-                  + " of table "
-                  + table
-                  + " does not belong in the file with partition value "
-                  + given
-                  + " for "
-                  + key.getTransform()
-                  + "("
-                  + column.getColumnName()
-                  + ")"
-                  + text.map(t -> ": its value is " + t).orElse(""));
-        }
-        first = first == null ? value : first;
-      }
-    }
   }
 
   /**

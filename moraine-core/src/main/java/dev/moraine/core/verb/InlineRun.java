@@ -2,6 +2,11 @@ package dev.moraine.core.verb;
 
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.model.SchemaVersionInfo;
+import dev.moraine.core.keyspace.key.InlineKey;
+import dev.moraine.core.keyspace.key.KeyCodec;
+import dev.moraine.core.keyspace.key.KeyPrefixes;
+import dev.moraine.core.kv.KvIterator;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -19,6 +24,9 @@ import java.util.Set;
 public final class InlineRun {
   private final VerbState s;
   private final Map<Long, InlineTableState> premiseState = new HashMap<>();
+
+  /** The registered schema versions of each table, read on first use. */
+  private final Map<Long, List<Long>> registered = new HashMap<>();
 
   /** The schema version each table's staged chunks were written under. */
   final Map<Long, Long> insertedVersions = new HashMap<>();
@@ -38,19 +46,46 @@ public final class InlineRun {
     return premiseState.computeIfAbsent(tableId, t -> InlineTableState.read(s.staged.premise(), t));
   }
 
-  /**
-   * The snapshot the table's schema version {@code version} began at: that of its schema-versions
-   * record, or of the newest one below it (a version the Rust crate inlined under without one); 0
-   * when the premise holds none.
-   */
+  /** See {@link SchemaVersionInfo#beginOf}, over the premise's records of the table. */
   long versionBegin(long tableId, long version) {
-    long begin = 0;
-    for (SchemaVersionInfo v : s.staged.premise().schemaVersions(tableId)) {
-      if (Long.compareUnsigned(v.schemaVersion(), version) <= 0) {
-        begin = v.beginSnapshot();
-      }
-    }
-    return begin;
+    return SchemaVersionInfo.beginOf(s.staged.premise().schemaVersions(tableId), version);
+  }
+
+  /**
+   * The table's schema versions whose inlined-data table is registered at the premise, ascending:
+   * an Arrow schema record and no drop marker (RFC 0002 §9.1), at a version the premise has
+   * reached. Read on first use in this run; only the table's schema and drop records are scanned.
+   */
+  List<Long> registeredVersions(long tableId) {
+    return registered.computeIfAbsent(
+        tableId,
+        t ->
+            s.staged
+                .premise()
+                .loadFor(
+                    v -> {
+                      Set<Long> dropped = new HashSet<>();
+                      try (KvIterator it = v.scanPrefix(KeyPrefixes.inlineSchemaDropsOf(t))) {
+                        while (it.hasNext()) {
+                          dropped.add(
+                              ((InlineKey.SchemaDropped) KeyCodec.decode(it.next().key()))
+                                  .schemaVersion());
+                        }
+                      }
+                      long reached = s.premiseRecord.getSchemaVersion();
+                      List<Long> out = new ArrayList<>();
+                      try (KvIterator it = v.scanPrefix(KeyPrefixes.inlineSchemasOf(t))) {
+                        while (it.hasNext()) {
+                          long version =
+                              ((InlineKey.Schema) KeyCodec.decode(it.next().key())).schemaVersion();
+                          if (!dropped.contains(version)
+                              && Long.compareUnsigned(version, reached) <= 0) {
+                            out.add(version);
+                          }
+                        }
+                      }
+                      return List.copyOf(out);
+                    }));
   }
 
   /** Refuses {@code what} on a table this run flushes. */

@@ -15,11 +15,9 @@ import dev.moraine.core.kv.KvReadView;
 import dev.moraine.core.view.SnapshotView;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -57,28 +55,19 @@ public final class InlineTableState {
    */
   final Map<List<Long>, Long> fileDeletes;
 
-  /**
-   * The schema versions whose inlined-data table is registered, ascending: an Arrow schema record
-   * and no drop marker (RFC 0002 §9.1), at a version the premise has reached.
-   */
-  final List<Long> registeredVersions;
-
   private InlineTableState(
       List<Chunk> chunks,
       List<InlineKey.ChunkLocator> locators,
       List<InlineKey.RowTombstone> tombstones,
-      Map<List<Long>, Long> fileDeletes,
-      List<Long> registeredVersions) {
+      Map<List<Long>, Long> fileDeletes) {
     this.chunks = List.copyOf(chunks);
     this.locators = List.copyOf(locators);
     this.tombstones = List.copyOf(tombstones);
     this.fileDeletes = Map.copyOf(fileDeletes);
-    this.registeredVersions = List.copyOf(registeredVersions);
   }
 
   static InlineTableState read(SnapshotView premise, long tableId) {
     long at = premise.snapshotId();
-    long schemaVersion = premise.record().getSchemaVersion();
     return premise.loadFor(
         v -> {
           List<Chunk> chunks = new ArrayList<>();
@@ -125,25 +114,7 @@ public final class InlineTableState {
                   fileDeletes.put(List.of(d.dataFileId(), d.rowId()), value.getBeginSnapshot());
                 }
               });
-          Set<Long> dropped = new HashSet<>();
-          scan(
-              v,
-              KeyPrefixes.inlineSchemaDropsOf(tableId),
-              kv ->
-                  dropped.add(
-                      ((InlineKey.SchemaDropped) KeyCodec.decode(kv.key())).schemaVersion()));
-          List<Long> registered = new ArrayList<>();
-          scan(
-              v,
-              KeyPrefixes.inlineSchemasOf(tableId),
-              kv -> {
-                long version = ((InlineKey.Schema) KeyCodec.decode(kv.key())).schemaVersion();
-                if (!dropped.contains(version)
-                    && Long.compareUnsigned(version, schemaVersion) <= 0) {
-                  registered.add(version);
-                }
-              });
-          return new InlineTableState(chunks, locators, tombstones, fileDeletes, registered);
+          return new InlineTableState(chunks, locators, tombstones, fileDeletes);
         });
   }
 

@@ -1,19 +1,16 @@
 package dev.moraine.core.verb;
 
-import dev.moraine.core.catalog.CorruptionException;
 import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.Transaction;
 import dev.moraine.core.catalog.model.IndexInfo;
 import dev.moraine.core.catalog.model.InlinedRows;
-import dev.moraine.core.catalog.model.SchemaVersionInfo;
 import dev.moraine.core.inline.InlineColumnType;
 import dev.moraine.core.inline.InlineLeaves;
 import dev.moraine.core.inline.InlineRowEncoder;
 import dev.moraine.core.inline.InlineRowsReader;
 import dev.moraine.core.inline.InlineValues;
-import dev.moraine.core.keyspace.inline.InlineArrow;
 import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.key.InlineKey;
 import dev.moraine.core.keyspace.key.InlineOp;
@@ -32,13 +29,10 @@ import dev.moraine.ducklake.changes.ChangeEntry;
 import dev.moraine.ducklake.changes.ChangeKind;
 import dev.moraine.ducklake.ops.DuckLakeOperation;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Inlined data as verbs (RFC 0002 §9, RFC 0004 §3): rows inserted into a table's inline chunks and
@@ -59,12 +53,16 @@ public final class InlineVerbs {
   private final VerbState s;
   private final InlineRun run;
 
+  /** Which schema version rows go under, and its Arrow schema record. */
+  private final InlineSchemaVersions schemas;
+
   /** Chunks staged per (table, schema version): the next chunk's sequence number. */
   private final Map<List<Long>, Long> chunkSeqs = new HashMap<>();
 
   public InlineVerbs(VerbState state, InlineRun run) {
     this.s = state;
     this.run = run;
+    this.schemas = new InlineSchemaVersions(state, run);
   }
 
   // ---- insert ----------------------------------------------------------------------------------
@@ -120,15 +118,12 @@ public final class InlineVerbs {
    */
   private Chunk prepare(long tableId, List<List<Object>> rows) {
     List<ColumnValue> all = s.columnRecords(tableId);
-    List<ColumnValue> columns = userColumns(all);
-    List<InlineColumnType> types = new ArrayList<>(columns.size());
-    for (ColumnValue c : columns) {
-      types.add(InlineColumnType.of(c, all));
-    }
+    List<ColumnValue> columns = InlineSchemaVersions.userColumns(all);
+    List<InlineColumnType> types = InlineSchemaVersions.types(columns, all);
     List<List<Object>> checked = InlineValues.check(columns, types, rows);
     InlineRowEncoder.Encoded encoded = InlineRowEncoder.encode(columns, types, checked);
-    long version = inlineVersion(tableId, encoded.schema());
-    boolean schemaRecorded = schemaAlreadyRecorded(tableId, version, encoded.schema());
+    long version = schemas.versionFor(tableId, encoded.schema());
+    boolean schemaRecorded = schemas.alreadyRecorded(tableId, version, encoded.schema());
     return new Chunk(tableId, columns, types, checked, version, encoded, schemaRecorded);
   }
 
@@ -282,205 +277,6 @@ public final class InlineVerbs {
     }
   }
 
-  /**
-   * The top-level columns among a table's live ones ({@code all}) in table order: the fields of its
-   * inline chunks.
-   */
-  private static List<ColumnValue> userColumns(List<ColumnValue> all) {
-    List<ColumnValue> columns = new ArrayList<>();
-    for (ColumnValue c : all) {
-      if (!c.hasParentColumn()) {
-        columns.add(c);
-      }
-    }
-    columns.sort(Comparator.comparing(ColumnValue::getColumnOrder, Long::compareUnsigned));
-    return columns;
-  }
-
-  /**
-   * The schema version rows of {@code tableId} whose Arrow schema is {@code schema} go under, as
-   * stock DuckLake picks the inlined-data table it inserts into: this commit's own version when the
-   * commit creates or re-shapes the table (its columns, name, schema or partition key); else the
-   * table's newest registered version, when its recorded fields are the rows' (names, types, column
-   * ids and members alike; nullability aside: a default, a NOT NULL, a comment or a sort key writes
-   * no new table, and inserts go on into the registered one) and it began under the table's live
-   * partitioning; else the version of the table's last schema-versions record, which the insert
-   * then registers.
-   */
-  private long inlineVersion(long tableId, byte[] schema) {
-    if (s.reshapedIds.contains(tableId)) {
-      return s.premiseRecord.getSchemaVersion() + 1;
-    }
-    List<Long> registered = run.premiseState(tableId).registeredVersions;
-    if (!registered.isEmpty()) {
-      long newest = registered.get(registered.size() - 1);
-      boolean sameFields =
-          recordedSchema(tableId, newest)
-              .map(r -> sameFields(r.getFields(), decoded(tableId, newest, schema).getFields()))
-              .orElse(false);
-      // A version registered before the live partitioning began takes no rows inlined since: the
-      // flush puts its rows in a file without partition values (RFC 0004 §3).
-      boolean underPartitioning =
-          s.partitionRecords(tableId).stream()
-              .allMatch(
-                  p ->
-                      Long.compareUnsigned(run.versionBegin(tableId, newest), p.getBeginSnapshot())
-                          >= 0);
-      if (sameFields && underPartitioning) {
-        return newest;
-      }
-    }
-    return lastSchemaVersion(tableId);
-  }
-
-  /**
-   * Whether two lists of fields are the same columns: names, types, members and, where the recorded
-   * field carries one, the column id ({@code PARQUET:field_id}); nullability is not compared.
-   */
-  private static boolean sameFields(List<Field> recorded, List<Field> mine) {
-    if (recorded.size() != mine.size()) {
-      return false;
-    }
-    for (int i = 0; i < recorded.size(); i++) {
-      Field r = recorded.get(i);
-      Field m = mine.get(i);
-      String id = r.getMetadata().get("PARQUET:field_id");
-      if (!r.getName().equals(m.getName())
-          || !r.getType().equals(m.getType())
-          || (id != null && !id.equals(m.getMetadata().get("PARQUET:field_id")))
-          || !sameFields(r.getChildren(), m.getChildren())) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * The version of the table's last schema-versions record: this commit's own when this commit
-   * writes one for it.
-   */
-  private long lastSchemaVersion(long tableId) {
-    if (s.schemaChangedIds.contains(tableId)) {
-      return s.premiseRecord.getSchemaVersion() + 1;
-    }
-    List<SchemaVersionInfo> versions = s.staged.premise().schemaVersions(tableId);
-    if (versions.isEmpty()) {
-      throw new CorruptionException(
-          "table " + Long.toUnsignedString(tableId) + " has no schema_versions record");
-    }
-    return versions.get(versions.size() - 1).schemaVersion();
-  }
-
-  /**
-   * Whether (table, version) already has an Arrow schema record, in the premise or staged by this
-   * run; refuses one that names other fields or types than {@code schema} (a version's schema is
-   * fixed once written, RFC 0002 §9.1). Records are compared by their decoded fields, so a record
-   * another writer laid out differently but with the same meaning is accepted.
-   */
-  private boolean schemaAlreadyRecorded(long tableId, long version, byte[] schema) {
-    InlineKey.Schema key = new InlineKey.Schema(tableId, version);
-    if (s.inline.touches(key)) {
-      return true;
-    }
-    byte[] stored =
-        s.staged.premise().loadFor(v -> v.get(dev.moraine.core.keyspace.key.KeyCodec.encode(key)));
-    if (stored == null) {
-      return false;
-    }
-    InlineSchemaValue value =
-        dev.moraine.core.keyspace.value.ValueCodec.decode(key, stored, InlineSchemaValue.class);
-    if (value.hasSameAsVersion()) {
-      // A reference to another version's identical record (written by the SQL path); the chunks
-      // of this version decode against that record, which this run does not re-check.
-      return true;
-    }
-    Schema recorded = InlineArrow.decodeSchema(key, value.getArrowSchema().toByteArray());
-    Schema mine = InlineArrow.decodeSchema(key, schema);
-    if (!shape(recorded).equals(shape(mine))) {
-      throw new InvalidArgumentException(
-          "table "
-              + Long.toUnsignedString(tableId)
-              + " already records a different inline schema for schema version "
-              + Long.toUnsignedString(version)
-              + " ("
-              + shape(recorded)
-              + ", not "
-              + shape(mine)
-              + ")");
-    }
-    return true;
-  }
-
-  private static List<String> shape(Schema schema) {
-    List<String> out = new ArrayList<>();
-    for (Field f : schema.getFields()) {
-      out.add(f.getName() + ":" + f.getType());
-    }
-    return out;
-  }
-
-  /**
-   * The premise's schema record of (table, version), decoded; empty for a reference to another
-   * version's record (the SQL path's), whose fields this run does not read.
-   */
-  private Optional<Schema> recordedSchema(long tableId, long version) {
-    InlineKey.Schema key = new InlineKey.Schema(tableId, version);
-    byte[] stored =
-        s.staged.premise().loadFor(v -> v.get(dev.moraine.core.keyspace.key.KeyCodec.encode(key)));
-    if (stored == null) {
-      return Optional.empty();
-    }
-    InlineSchemaValue value =
-        dev.moraine.core.keyspace.value.ValueCodec.decode(key, stored, InlineSchemaValue.class);
-    if (value.hasSameAsVersion()) {
-      return Optional.empty();
-    }
-    return Optional.of(InlineArrow.decodeSchema(key, value.getArrowSchema().toByteArray()));
-  }
-
-  private static Schema decoded(long tableId, long version, byte[] schema) {
-    return InlineArrow.decodeSchema(new InlineKey.Schema(tableId, version), schema);
-  }
-
-  // ---- registration ----------------------------------------------------------------------------
-
-  /**
-   * Registers, when the closure has returned, the empty inlined-data table of every table this
-   * commit created or re-shaped, as stock DuckLake opens one on CREATE TABLE and on each ALTER that
-   * changes the table's columns, name, schema or partition key (RFC 0004 §8.2 item 5): the Arrow
-   * schema record of the table's columns under the commit's new schema version, unless an insert of
-   * this commit recorded it already. Skipped where stock opens none: a table dropped by the same
-   * commit, and a data inlining row limit of 0 ({@link VerbState#inliningRowLimit}); and where a
-   * column's type has no inline form (no inline verb could insert under that version either).
-   */
-  public void registerReshapedTables() {
-    long version = s.premiseRecord.getSchemaVersion() + 1;
-    for (long tableId : s.reshapedIds) {
-      InlineKey.Schema key = new InlineKey.Schema(tableId, version);
-      if (s.liveTable(tableId).isEmpty()
-          || s.inline.touches(key)
-          || s.inliningRowLimit(tableId) <= 0) {
-        continue;
-      }
-      List<ColumnValue> all = s.columnRecords(tableId);
-      List<ColumnValue> columns = userColumns(all);
-      List<InlineColumnType> types = new ArrayList<>(columns.size());
-      try {
-        for (ColumnValue c : columns) {
-          types.add(InlineColumnType.of(c, all));
-        }
-      } catch (InvalidArgumentException noInlineForm) {
-        continue;
-      }
-      byte[] schema = InlineRowEncoder.encode(columns, types, List.of()).schema();
-      s.inline.put(
-          key,
-          InlineSchemaValue.newBuilder()
-              .setArrowSchema(com.google.protobuf.ByteString.copyFrom(schema))
-              .build());
-    }
-  }
-
   // ---- delete ----------------------------------------------------------------------------------
 
   public void deleteRow(long tableId, long rowId) {
@@ -615,6 +411,11 @@ public final class InlineVerbs {
    *
    * @throws InvalidArgumentException if one does not; the commit then writes nothing
    */
+  /** See {@link InlineSchemaVersions#registerReshapedTables}. */
+  public void registerReshapedTables() {
+    schemas.registerReshapedTables();
+  }
+
   public void checkVersions() {
     for (Map.Entry<Long, Long> e : run.insertedVersions.entrySet()) {
       if (s.liveTable(e.getKey()).isPresent()

@@ -1,5 +1,10 @@
 package dev.moraine.core.verb;
 
+import static dev.moraine.core.verb.StagedRowChecks.once;
+import static dev.moraine.core.verb.StagedRowChecks.requireAbsent;
+import static dev.moraine.core.verb.StagedRowChecks.required;
+import static dev.moraine.core.verb.StagedRowChecks.tableOf;
+
 import dev.moraine.core.catalog.CommitConflictException;
 import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.IndexedTableException;
@@ -582,30 +587,5 @@ public final class StagedTranslation {
           table.name(),
           indexes.stream().map(IndexInfo::name).toList());
     }
-  }
-
-  private static void once(Set<List<Long>> seen, List<Long> key, DuckLakeRow r) {
-    if (!seen.add(key)) {
-      throw new InvalidArgumentException(
-          tableOf(r) + " row for " + key.subList(1, key.size()) + " is given twice");
-    }
-  }
-
-  private static <T> T required(T value, DuckLakeRow r, String column) {
-    if (value == null) {
-      throw new InvalidArgumentException(tableOf(r) + "." + column + " is NULL: " + r);
-    }
-    return value;
-  }
-
-  private static void requireAbsent(Object value, DuckLakeRow r, String column) {
-    if (value != null) {
-      throw new InvalidArgumentException(
-          tableOf(r) + "." + column + " is set on an inserted row: " + r);
-    }
-  }
-
-  private static String tableOf(DuckLakeRow r) {
-    return r.def().name();
   }
 }
