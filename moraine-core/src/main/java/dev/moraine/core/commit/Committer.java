@@ -9,6 +9,7 @@ import dev.moraine.core.kv.KvTransactionConflictException;
 import dev.moraine.core.kv.WriteReceipt;
 import dev.moraine.core.lake.KvErrors;
 import dev.moraine.core.view.CatalogReads;
+import dev.moraine.core.view.InterveningChanges;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -234,7 +235,12 @@ final class Committer implements Runnable {
     for (StagedCommit s : r.staged) {
       // Options are last-write-wins and never conflict.
       if (s != null && s.mintsSnapshot()) {
-        String conflict = winners.conflictWith(s, batch.baseView(), batch.baseRecord());
+        String conflict =
+            winners.conflictWith(
+                s.changes(),
+                s.deletedDataFileIds(),
+                batch.baseView(),
+                batch.baseRecord().getNextCatalogId());
         if (conflict != null) {
           return conflict;
         }

@@ -1,11 +1,8 @@
-package dev.moraine.core.commit;
+package dev.moraine.core.view;
 
 import dev.moraine.core.catalog.model.SchemaInfo;
-import dev.moraine.core.keyspace.proto.HeadValue;
 import dev.moraine.core.keyspace.proto.SnapshotValue;
 import dev.moraine.core.kv.KvReadView;
-import dev.moraine.core.view.CatalogReads;
-import dev.moraine.core.view.SnapshotView;
 import dev.moraine.ducklake.changes.ChangeKind;
 import dev.moraine.ducklake.changes.ChangeSet;
 import dev.moraine.ducklake.changes.ChangesMade;
@@ -25,8 +22,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The change sets of the snapshots that landed above a lost attempt's premise, read from their
- * snapshot records, and their classification against the attempt by DuckLake's conflict matrix.
+ * The change sets of the snapshots that landed above a premise, read from their snapshot records,
+ * and their classification by DuckLake's conflict matrix against a commit made on that premise: a
+ * verb commit that lost the race for the head, or staged rows authored against an older snapshot.
  */
 public final class InterveningChanges {
   private final List<Long> snapshotIds;
@@ -49,14 +47,18 @@ public final class InterveningChanges {
   }
 
   /** Reads the records of every snapshot above {@code premiseId} up to the current head. */
-  static InterveningChanges read(KvReadView v, long premiseId) {
-    HeadValue head = CatalogReads.readHead(v);
+  public static InterveningChanges read(KvReadView v, long premiseId) {
+    return read(v, premiseId, CatalogReads.readHead(v).getSnapshotId());
+  }
+
+  /** Reads the records of every snapshot above {@code premiseId} up to {@code headId}. */
+  public static InterveningChanges read(KvReadView v, long premiseId, long headId) {
     List<Long> ids = new ArrayList<>();
     List<ChangeSet> sets = new ArrayList<>();
     Set<Long> files = new TreeSet<>();
     boolean known = true;
     String unreadable = null;
-    for (long id = premiseId + 1; Long.compareUnsigned(id, head.getSnapshotId()) <= 0; id++) {
+    for (long id = premiseId + 1; Long.compareUnsigned(id, headId) <= 0; id++) {
       ids.add(id);
       SnapshotValue record = CatalogReads.readSnapshot(v, id);
       if (record == null) {
@@ -86,15 +88,17 @@ public final class InterveningChanges {
   }
 
   /** The snapshot ids that landed above the premise. */
-  List<Long> snapshotIds() {
+  public List<Long> snapshotIds() {
     return snapshotIds;
   }
 
   /**
-   * Null when {@code staged} may be re-run on top of these changes; otherwise why not, in a
-   * sentence containing "conflict".
+   * Null when a commit of {@code changes}, deleting from {@code deletedDataFileIds}, made on {@code
+   * premise} (whose next catalog id is {@code nextCatalogId}) may follow these changes; otherwise
+   * why not, in a sentence containing "conflict".
    */
-  String conflictWith(StagedCommit staged, SnapshotView premise, SnapshotValue record) {
+  public String conflictWith(
+      ChangeSet changes, List<Long> deletedDataFileIds, SnapshotView premise, long nextCatalogId) {
     if (unreadable != null) {
       return "conflict: " + unreadable + ", so this commit cannot be judged compatible with it";
     }
@@ -104,15 +108,15 @@ public final class InterveningChanges {
     }
     DeleteTargets targets =
         deleteTargetsKnown
-            ? DeleteTargets.of(staged.deletedDataFileIds(), deletedFiles)
+            ? DeleteTargets.of(deletedDataFileIds, deletedFiles)
             : DeleteTargets.unknown();
     ConflictVerdict verdict =
         ConflictMatrix.check(
-            staged.changes(),
+            changes,
             union,
             targets,
             SchemaIdentities.of(schemaNames),
-            ProvisionalIds.from(record.getNextCatalogId()));
+            ProvisionalIds.from(nextCatalogId));
     // Two creations of one table, view or macro name: the re-run decides, against the winner's
     // catalog, and its verb reports AlreadyExists (RFC 0004, "Name collisions"); the Rust
     // implementation classifies the same way. Schema creations stay conflicts (below).
