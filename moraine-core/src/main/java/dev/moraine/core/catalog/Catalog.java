@@ -88,13 +88,21 @@ public interface Catalog extends ReadOnlyCatalog {
    * ducklake_table_column_stats} rows DuckLake updates with them, each given as the row's new
    * values. Every row is checked against the base before anything is written: ids within the range
    * the snapshot's {@code next_file_id} gives this commit, begun at this commit's snapshot, tables,
-   * columns and files that the base holds live. Ends and deletes of rows are not taken yet. There
-   * is no rebase yet: rows authored against a snapshot older than the head they land on are refused
-   * as a lost race, and DuckLake reads the catalog again and re-drives them.
+   * columns and files that the base holds live. Ends and deletes of rows are not taken yet.
    *
-   * @throws CommitConflictException if {@code rows.baseSnapshotId()} is not the head when the
-   *     commit is staged (another commit landed first), or the snapshot row does not advance the
-   *     head; nothing was written
+   * <p>Rows authored against a snapshot older than the head they land on (other commits landed
+   * since, or went before them in the same batch) are rebased, as DuckLake itself re-derives them
+   * when it re-drives its commit (RFC 0006 §14): the snapshot id and the begin snapshots stamped
+   * with it, the file ids, the row ids of appended files and the table statistics move onto the
+   * head, after the commits since the base are judged against these rows by DuckLake's conflict
+   * rules. Concurrent calls share batches and write-ahead-log flushes like any commit.
+   *
+   * @throws CommitConflictException if commits landed since {@code rows.baseSnapshotId()} and the
+   *     rows cannot follow them: one conflicts with them by DuckLake's rules (an insert into a
+   *     table deleted from, two deletes from one file, a table altered or dropped meanwhile, ...),
+   *     the commit is not data-only, or the base is no longer held; the text holds "conflict", and
+   *     DuckLake reads the catalog again and re-drives the commit. Also when the snapshot row does
+   *     not advance the head it names; nothing was written
    * @throws InvalidArgumentException if a row is malformed (a NULL where the lake needs a value, a
    *     change text DuckLake would not write), repeats a key, names an id outside its range,
    *     changes the catalog's shape, or belongs to a table this door does not take yet; nothing was

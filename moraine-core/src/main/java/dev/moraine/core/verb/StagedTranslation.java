@@ -50,10 +50,10 @@ import java.util.TreeSet;
  * DuckLake's ids and counters as given. Built so far for the data-only commits that add files: data
  * files with their partition values and column statistics, the first delete file of a data file,
  * and the table statistics DuckLake updates with them. Rows of any other table, an end or a delete
- * of a row, and a commit that mints no snapshot, are refused. The rows must rest on the head: there
- * is no rebase yet, so a commit authored against an older snapshot is a lost race. Every check runs
- * before anything is staged that could land: a refusal throws out of the commit's work, and nothing
- * it staged is written. Confined to the thread running it.
+ * of a row, and a commit that mints no snapshot, are refused. Rows authored against an older
+ * snapshot are first moved onto the head by {@link StagedRebase}. Every check runs before anything
+ * is staged that could land: a refusal throws out of the commit's work, and nothing it staged is
+ * written. Confined to the thread running it.
  */
 public final class StagedTranslation {
   private final SnapshotView premise;
@@ -88,7 +88,10 @@ public final class StagedTranslation {
     return new StagedTranslation(premise, premiseRecord).run(rows);
   }
 
-  private Draft run(StagedRows rows) {
+  private Draft run(StagedRows authored) {
+    // Rows authored against an older snapshot are moved onto the head first, when they can be
+    // (RFC 0006 §14); what follows checks and translates them as if authored against it.
+    StagedRows rows = StagedRebase.onto(premise, premiseRecord, authored);
     long head = premiseRecord.getSnapshotId();
     long base = rows.baseSnapshotId();
     if (Long.compareUnsigned(base, head) > 0) {
@@ -273,7 +276,7 @@ public final class StagedTranslation {
   }
 
   /** The change set of {@code text}, which must be DuckLake's own writing of it. */
-  private static ChangeSet changeSet(String text) {
+  static ChangeSet changeSet(String text) {
     String given = text == null ? "" : text;
     if (given.isEmpty() && text != null) {
       throw new InvalidArgumentException(

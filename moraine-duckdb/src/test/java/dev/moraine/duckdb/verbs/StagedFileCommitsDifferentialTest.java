@@ -146,14 +146,19 @@ class StagedFileCommitsDifferentialTest {
     stock.execute("INSERT INTO t VALUES (1, 'a')");
     StagedRows rows = StagedCapture.between(base, before, StagedCapture.read(stock));
 
-    // A commit of ours lands first: the rows rest on a snapshot that is no longer the head.
-    lakes.catalog.commit(tx -> tx.updateTableStats(1, 0, 0));
+    // A commit of ours lands first and alters the table: the rows rest on a snapshot that is no
+    // longer the head, and cannot be rebased past the alter (StagedRebaseDifferentialTest pins
+    // the rebase itself).
+    lakes.catalog.commit(tx -> tx.addColumn(1, ColumnDef.of("c", "int32")));
     Head head = lakes.catalog.head();
-    assertThrows(CommitConflictException.class, () -> lakes.catalog.commitStaged(rows));
+    CommitConflictException lost =
+        assertThrows(CommitConflictException.class, () -> lakes.catalog.commitStaged(rows));
+    assertTrue(lost.getMessage().contains("conflict"), lost.getMessage());
     assertEquals(head, lakes.catalog.head());
 
     // Authored against the head, but naming a table the lake does not have.
     List<StagedRows.Op> ops = new ArrayList<>();
+    var info = lakes.catalog.snapshot().info();
     for (StagedRows.Op op : rows.ops()) {
       if (op.row() instanceof SnapshotRow s) {
         ops.add(
@@ -161,8 +166,8 @@ class StagedFileCommitsDifferentialTest {
                 new SnapshotRow(
                     head.snapshotId() + 1,
                     s.snapshotTime(),
-                    s.schemaVersion(),
-                    s.nextCatalogId(),
+                    info.schemaVersion(),
+                    info.nextCatalogId(),
                     s.nextFileId())));
       } else if (op.row() instanceof SnapshotChangesRow c) {
         ops.add(
