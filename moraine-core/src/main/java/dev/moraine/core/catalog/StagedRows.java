@@ -36,6 +36,17 @@ public record StagedRows(long baseSnapshotId, List<StagedRows.Op> ops) {
     }
   }
 
+  /**
+   * {@code DELETE} of a row, given as it stood: it leaves the catalog, history included (DuckLake
+   * deletes rows outright when it drops an emptied inlined-data table, replaces a delete file, or
+   * expires snapshots).
+   */
+  public record Delete(DuckLakeRow row) implements Op {
+    public Delete {
+      Objects.requireNonNull(row, "row");
+    }
+  }
+
   /** {@code UPDATE ... SET end_snapshot = endSnapshot} of a live row, given as it stood before. */
   public record End(DuckLakeRow row, long endSnapshot) implements Op {
     public End {

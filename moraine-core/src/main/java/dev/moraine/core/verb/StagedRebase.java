@@ -37,8 +37,9 @@ import java.util.Objects;
  * derives from the head it read, and nothing else:
  *
  * <ul>
- *   <li>the snapshot id, and every {@code begin_snapshot} and {@code partial_max} stamped with it,
- *       to the head plus one; the schema version and catalog counter to the head's;
+ *   <li>the snapshot id, and every {@code begin_snapshot}, {@code partial_max} and end of a file
+ *       stamped with it, to the head plus one; the schema version and catalog counter to the
+ *       head's;
  *   <li>the file ids drawn from {@code next_file_id}, by the head's advance of that counter, in
  *       every row that names them, and {@code next_file_id} itself;
  *   <li>for a table the commit appends to, {@code row_id_start} by the table's advance of {@code
@@ -101,10 +102,21 @@ final class StagedRebase {
         throw new InvalidArgumentException("a staged row operation is null");
       }
       DuckLakeRow row = op.row();
+      if (op instanceof StagedRows.End) {
+        if (row instanceof DataFileRow f) {
+          deleted.add(required(f.dataFileId(), f, "data_file_id"));
+        } else if (!(row instanceof DeleteFileRow)) {
+          throw lost(
+              "a commit holding "
+                  + StagedRowChecks.describe(op)
+                  + " is not data-only, and only data-only commits are rebased");
+        }
+        continue;
+      }
       if (!(op instanceof StagedRows.Insert) || !movable(row)) {
         throw lost(
             "a commit holding "
-                + describe(op)
+                + StagedRowChecks.describe(op)
                 + " is not data-only, and only data-only commits are rebased");
       }
       if (row instanceof SnapshotRow s) {
@@ -194,7 +206,11 @@ final class StagedRebase {
 
     List<StagedRows.Op> moved = new ArrayList<>(rows.ops().size());
     for (StagedRows.Op op : rows.ops()) {
-      moved.add(new StagedRows.Insert(move(op.row(), appended, bytes)));
+      // An end names a file the base held, whose ids do not move; only its end does.
+      moved.add(
+          op instanceof StagedRows.End e
+              ? new StagedRows.End(e.row(), snapshot(e.endSnapshot()))
+              : new StagedRows.Insert(move(op.row(), appended, bytes)));
     }
     return new StagedRows(head.getSnapshotId(), moved);
   }
@@ -382,10 +398,5 @@ final class StagedRebase {
             + " landed since, and they cannot be moved onto them: "
             + why
             + "; read the catalog again");
-  }
-
-  private static String describe(StagedRows.Op op) {
-    return (op instanceof StagedRows.Insert ? "an insert into " : "an end of a row of ")
-        + StagedRowChecks.tableOf(op.row());
   }
 }

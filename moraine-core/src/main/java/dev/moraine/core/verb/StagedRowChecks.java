@@ -1,6 +1,7 @@
 package dev.moraine.core.verb;
 
 import dev.moraine.core.catalog.InvalidArgumentException;
+import dev.moraine.core.catalog.StagedRows;
 import dev.moraine.ducklake.rows.DuckLakeRow;
 import java.util.List;
 import java.util.Set;
@@ -39,5 +40,14 @@ final class StagedRowChecks {
   /** The DuckLake table the row is of. */
   static String tableOf(DuckLakeRow r) {
     return r.def().name();
+  }
+
+  /** What {@code op} does, in words: "an insert into ducklake_data_file", ... */
+  static String describe(StagedRows.Op op) {
+    String what =
+        op instanceof StagedRows.Insert
+            ? "an insert into "
+            : op instanceof StagedRows.End ? "an end of a row of " : "a delete of a row of ";
+    return what + tableOf(op.row());
   }
 }

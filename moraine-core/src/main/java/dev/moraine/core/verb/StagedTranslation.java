@@ -117,6 +117,7 @@ public final class StagedTranslation {
     List<FileColumnStatsRow> fileStats = new ArrayList<>();
     List<TableStatsRow> tableStats = new ArrayList<>();
     List<TableColumnStatsRow> columnStats = new ArrayList<>();
+    List<StagedRows.End> ends = new ArrayList<>();
     for (StagedRows.Op op : rows.ops()) {
       if (op == null) {
         throw new InvalidArgumentException("a staged row operation is null");
@@ -145,10 +146,12 @@ public final class StagedTranslation {
         tableStats.add(r);
       } else if (row instanceof TableColumnStatsRow r && insert) {
         columnStats.add(r);
+      } else if (op instanceof StagedRows.End e
+          && (row instanceof DataFileRow || row instanceof DeleteFileRow)) {
+        ends.add(e);
       } else {
         throw new InvalidArgumentException(
-            (insert ? "an insert into " : "an end of a row of ")
-                + tableOf(row)
+            StagedRowChecks.describe(op)
                 + " is not taken by the staged-row door yet: it takes the data-only commits that"
                 + " add files (RFC 0006)");
       }
@@ -162,6 +165,13 @@ public final class StagedTranslation {
     SnapshotValue record = snapshotRecord(snapshot, changes);
     ChangeSet changeSet = changeSet(changes.changesMade());
 
+    // Ends first, as DuckLake's own order has them (RFC 0006 §3.2): a file this commit ends is no
+    // longer live for the rows that follow.
+    TreeSet<Long> targets = new TreeSet<>(Long::compareUnsigned);
+    Set<List<Long>> endedKeys = new HashSet<>();
+    for (StagedRows.End e : ends) {
+      endFile(e, endedKeys, targets);
+    }
     Set<Long> fileIds = new HashSet<>();
     Map<List<Long>, List<FilePartitionValueRow>> valuesOf = new HashMap<>();
     for (FilePartitionValueRow v : partitionValues) {
@@ -186,7 +196,6 @@ public final class StagedTranslation {
               + valuesOf.keySet()
               + " (table, file) this commit does not insert");
     }
-    TreeSet<Long> targets = new TreeSet<>(Long::compareUnsigned);
     Set<List<Long>> targeted = new HashSet<>();
     for (DeleteFileRow r : deletes) {
       insertDeleteFile(r, record, fileIds, targeted);
@@ -449,6 +458,74 @@ public final class StagedTranslation {
       value.setPartialMax(r.partialMax());
     }
     staged.put(new EntityKey.DeleteFile(tableId, id), value.build());
+  }
+
+  /**
+   * An end of a live data or delete file, as DuckLake writes it when a DELETE removes every row of
+   * a data file (the file is ended, not given a delete file; its delete file, if any, stays) or
+   * when it drops a table: the given row must be the stored one, the end this commit's snapshot. An
+   * ended data file counts as a file this commit deleted from, for conflicts.
+   */
+  private void endFile(StagedRows.End e, Set<List<Long>> endedKeys, Set<Long> targets) {
+    DuckLakeRow row = e.row();
+    if (e.endSnapshot() != n) {
+      throw new InvalidArgumentException(
+          StagedRowChecks.describe(e) + " ends it at " + e.endSnapshot() + ", not at " + n);
+    }
+    long tableId;
+    long id;
+    EntityKey key;
+    Optional<? extends com.google.protobuf.Message> stored;
+    boolean same;
+    if (row instanceof DataFileRow r) {
+      tableId = required(r.tableId(), r, "table_id");
+      id = required(r.dataFileId(), r, "data_file_id");
+      key = new EntityKey.DataFile(tableId, id);
+      Optional<DataFileValue> v = staged.get(key, DataFileValue.class);
+      stored = v;
+      same =
+          v.isPresent()
+              && Long.valueOf(v.get().getBeginSnapshot()).equals(r.beginSnapshot())
+              && v.get().getPath().equals(r.path())
+              && Long.valueOf(v.get().getRecordCount()).equals(r.recordCount());
+      targets.add(id);
+    } else {
+      DeleteFileRow r = (DeleteFileRow) row;
+      tableId = required(r.tableId(), r, "table_id");
+      id = required(r.deleteFileId(), r, "delete_file_id");
+      key = new EntityKey.DeleteFile(tableId, id);
+      Optional<DeleteFileValue> v = staged.get(key, DeleteFileValue.class);
+      stored = v;
+      same =
+          v.isPresent()
+              && Long.valueOf(v.get().getBeginSnapshot()).equals(r.beginSnapshot())
+              && v.get().getPath().equals(r.path())
+              && Long.valueOf(v.get().getDataFileId()).equals(r.dataFileId());
+    }
+    requireAbsent(
+        row instanceof DataFileRow d ? d.endSnapshot() : ((DeleteFileRow) row).endSnapshot(),
+        row,
+        "end_snapshot");
+    TableInfo table = liveTable(tableId, row);
+    refuseIndexed(table, "an end of a file");
+    if (stored.isEmpty()) {
+      throw new NotFoundException(
+          ErrorCode.NOT_FOUND,
+          StagedRowChecks.describe(e)
+              + " names file "
+              + Long.toUnsignedString(id)
+              + ", which table "
+              + Long.toUnsignedString(tableId)
+              + " does not hold live");
+    }
+    if (!same || !endedKeys.add(List.of(row instanceof DataFileRow ? 1L : 2L, tableId, id))) {
+      throw new InvalidArgumentException(
+          StagedRowChecks.describe(e)
+              + " for file "
+              + Long.toUnsignedString(id)
+              + " is not the row the lake holds, or is given twice");
+    }
+    staged.delete(key);
   }
 
   /** A new file id: drawn from this commit's range of {@code next_file_id}, once. */

@@ -13,6 +13,7 @@ import dev.moraine.core.catalog.model.Head;
 import dev.moraine.core.catalog.model.PartitionKey;
 import dev.moraine.core.rows.DuckLakeRowSet;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
+import dev.moraine.duckdb.session.CommitCapture;
 import dev.moraine.ducklake.rows.DataFileRow;
 import dev.moraine.ducklake.rows.SnapshotChangesRow;
 import dev.moraine.ducklake.rows.SnapshotRow;
@@ -72,7 +73,7 @@ class StagedFileCommitsDifferentialTest {
   /** Runs {@code sql} on stock, hands its commit's rows to ours, and compares every row. */
   private StagedRows step(String sql) throws Exception {
     long base = lakes.catalog.head().snapshotId();
-    StagedCapture.Rows before = StagedCapture.read(stock);
+    CommitCapture.Rows before = StagedCapture.read(stock);
     stock.execute(sql);
     StagedRows rows = StagedCapture.between(base, before, StagedCapture.read(stock));
     long landed = lakes.catalog.commitStaged(rows);
@@ -142,7 +143,7 @@ class StagedFileCommitsDifferentialTest {
   @Test
   void refusals_writeNothing() throws Exception {
     long base = lakes.catalog.head().snapshotId();
-    StagedCapture.Rows before = StagedCapture.read(stock);
+    CommitCapture.Rows before = StagedCapture.read(stock);
     stock.execute("INSERT INTO t VALUES (1, 'a')");
     StagedRows rows = StagedCapture.between(base, before, StagedCapture.read(stock));
 

@@ -14,6 +14,7 @@ import dev.moraine.core.catalog.model.PartitionKey;
 import dev.moraine.duckdb.reference.CommitOutcome;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
 import dev.moraine.duckdb.reference.ReferenceSession;
+import dev.moraine.duckdb.session.CommitCapture;
 import dev.moraine.ducklake.rows.DataFileRow;
 import dev.moraine.ducklake.rows.DeleteFileRow;
 import dev.moraine.ducklake.rows.DuckLakeRow;
@@ -76,7 +77,7 @@ class StagedRebaseDifferentialTest {
             "INSERT INTO t SELECT range::INTEGER, 'v' || range FROM range(5)",
             "INSERT INTO p VALUES ('x', 1), ('y', 2)")) {
       long base = lakes.catalog.head().snapshotId();
-      StagedCapture.Rows before = StagedCapture.read(stock);
+      CommitCapture.Rows before = StagedCapture.read(stock);
       stock.execute(sql);
       lakes.catalog.commitStaged(StagedCapture.between(base, before, StagedCapture.read(stock)));
       author.execute(sql);
@@ -120,6 +121,12 @@ class StagedRebaseDifferentialTest {
   @Test
   void aDeleteAfterAnAppendToAnotherTable_isRebased() throws Exception {
     race("INSERT INTO p VALUES ('y', 4)", null, "DELETE FROM t WHERE a = 3", false);
+  }
+
+  @Test
+  void aDeleteOfAWholeFileAfterAnAppendToAnotherTable_isRebased() throws Exception {
+    // Every row of t's file deleted: DuckLake ends the data file instead of writing a delete file.
+    race("INSERT INTO p VALUES ('y', 4)", null, "DELETE FROM t WHERE a >= 0", false);
   }
 
   @Test
@@ -168,7 +175,7 @@ class StagedRebaseDifferentialTest {
    */
   private void race(String a, CommitBody aOurs, String b, boolean conflicts) throws Exception {
     long base = lakes.catalog.head().snapshotId();
-    StagedCapture.Rows authorBefore = StagedCapture.read(author);
+    CommitCapture.Rows authorBefore = StagedCapture.read(author);
     author.execute(b);
     StagedRows bRows = StagedCapture.between(base, authorBefore, StagedCapture.read(author));
     assertEquals(base + 1, snapshotOf(bRows), "B was authored against the base");
@@ -177,7 +184,7 @@ class StagedRebaseDifferentialTest {
     try (ReferenceSession bSession = stock.session()) {
       bSession.begin();
       bSession.execute(b);
-      StagedCapture.Rows beforeA = StagedCapture.read(stock);
+      CommitCapture.Rows beforeA = StagedCapture.read(stock);
       stock.execute(a);
       if (aOurs != null) {
         lakes.catalog.commit(aOurs);
@@ -226,12 +233,14 @@ class StagedRebaseDifferentialTest {
         stockFiles("ducklake_delete_file", "delete_file_id", snapshot);
     List<DuckLakeRow> data =
         rows.ops().stream()
+            .filter(StagedRows.Insert.class::isInstance)
             .map(StagedRows.Op::row)
             .filter(DataFileRow.class::isInstance)
             .sorted(Comparator.comparing(r -> ((DataFileRow) r).dataFileId()))
             .toList();
     List<DuckLakeRow> deletes =
         rows.ops().stream()
+            .filter(StagedRows.Insert.class::isInstance)
             .map(StagedRows.Op::row)
             .filter(DeleteFileRow.class::isInstance)
             .sorted(Comparator.comparing(r -> ((DeleteFileRow) r).deleteFileId()))
@@ -241,26 +250,28 @@ class StagedRebaseDifferentialTest {
     List<StagedRows.Op> out = new ArrayList<>();
     for (StagedRows.Op op : rows.ops()) {
       DuckLakeRow row = op.row();
+      if (op instanceof StagedRows.End e) {
+        // A file of the base: the author lake named it otherwise than ours (stock's) did.
+        DataFileRow f = (DataFileRow) e.row();
+        String ours =
+            lakes.catalog.snapshot().dataFiles(f.tableId()).stream()
+                .filter(d -> d.dataFileId() == f.dataFileId())
+                .findFirst()
+                .orElseThrow()
+                .path();
+        out.add(
+            new StagedRows.End(
+                withFacts(f, ours, f.fileSizeBytes(), f.footerSize()), e.endSnapshot()));
+        continue;
+      }
       if (row instanceof DataFileRow f) {
         Map<String, Object> facts = dataPaths.get(data.indexOf(f));
         row =
-            new DataFileRow(
-                f.dataFileId(),
-                f.tableId(),
-                f.beginSnapshot(),
-                f.endSnapshot(),
-                f.fileOrder(),
+            withFacts(
+                f,
                 (String) facts.get("path"),
-                f.pathIsRelative(),
-                f.fileFormat(),
-                f.recordCount(),
                 size(facts, "file_size_bytes"),
-                size(facts, "footer_size"),
-                f.rowIdStart(),
-                f.partitionId(),
-                f.encryptionKey(),
-                f.mappingId(),
-                f.partialMax());
+                size(facts, "footer_size"));
       } else if (row instanceof DeleteFileRow d) {
         Map<String, Object> facts = deletePaths.get(deletes.indexOf(d));
         row =
@@ -282,6 +293,27 @@ class StagedRebaseDifferentialTest {
       out.add(new StagedRows.Insert(row));
     }
     return new StagedRows(rows.baseSnapshotId(), out);
+  }
+
+  /** {@code f} with another path and sizes. */
+  private static DataFileRow withFacts(DataFileRow f, String path, Long size, Long footer) {
+    return new DataFileRow(
+        f.dataFileId(),
+        f.tableId(),
+        f.beginSnapshot(),
+        f.endSnapshot(),
+        f.fileOrder(),
+        path,
+        f.pathIsRelative(),
+        f.fileFormat(),
+        f.recordCount(),
+        size,
+        footer,
+        f.rowIdStart(),
+        f.partitionId(),
+        f.encryptionKey(),
+        f.mappingId(),
+        f.partialMax());
   }
 
   private static Long size(Map<String, Object> facts, String column) {
