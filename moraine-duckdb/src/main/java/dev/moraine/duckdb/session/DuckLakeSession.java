@@ -1,0 +1,313 @@
+package dev.moraine.duckdb.session;
+
+import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.CatalogSnapshot;
+import dev.moraine.core.catalog.InvalidArgumentException;
+import dev.moraine.core.catalog.StagedRows;
+import dev.moraine.duckdb.export.DuckLakeExport;
+import dev.moraine.duckdb.reference.DuckLakeExtension;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.UUID;
+
+/**
+ * DuckLake SQL, run by real DuckDB with the real DuckLake extension, committing into a Moraine lake
+ * through the staged-row door ({@link Catalog#commitStaged}).
+ *
+ * <pre>{@code
+ * try (DuckLakeSession sql = DuckLakeSession.open(catalog, stagingDir)) {
+ *     sql.execute("INSERT INTO events SELECT * FROM read_parquet('batch.parquet')");
+ *     sql.execute("DELETE FROM events WHERE day < DATE '2026-01-01'");
+ *     sql.query("SELECT count(*) AS n FROM events");
+ * }
+ * }</pre>
+ *
+ * <p><b>How.</b> The session exports the lake's head into a staging DuckLake catalog (a DuckDB file
+ * in {@code stagingDirectory}) and attaches it in an in-memory DuckDB as {@code lake}, the default
+ * catalog, over the lake's own data path. DuckLake runs each statement there: it writes the Parquet
+ * files into the lake's data path and commits its rows into the staging catalog. When a statement
+ * (or a {@code COMMIT}) made a snapshot there, the rows it wrote ({@link CommitCapture}) go to
+ * {@code commitStaged} with the exported snapshot as their base, and the staging catalog is
+ * exported afresh from the lake. So every snapshot lands in the lake, and the staging catalog is
+ * only ever a copy of it. Before a statement outside a transaction, a staging catalog the lake has
+ * moved past (other writers) is exported afresh too, so reads see the lake's head. Rows authored
+ * against a snapshot the lake has moved past meanwhile are rebased by the door (RFC 0006 §14), so
+ * concurrent sessions on one catalog all land, sharing its batches.
+ *
+ * <p><b>What commits.</b> What the staged-row door takes (RFC 0006 §13): INSERTs writing files and
+ * DELETEs writing a data file's first delete file. Data inlining is off in the staging catalog
+ * ({@code DATA_INLINING_ROW_LIMIT 0}), since the door does not take inlined rows yet. A statement
+ * DuckLake commits in a shape the door refuses (DDL, a second delete of one file, ...) throws the
+ * door's exception, unchecked as every Moraine exception, and the lake is as it was; the Parquet
+ * files DuckLake wrote for it are left in the data path for orphan cleanup. A {@code
+ * CommitConflictException} says the lake moved in a way the statement cannot follow: the staging
+ * catalog is fresh again, and running the statement again re-drives it.
+ *
+ * <p><b>Transactions.</b> {@code BEGIN} (or {@code BEGIN TRANSACTION}) ... {@code COMMIT} lands as
+ * one snapshot, as in DuckLake. The session recognises these statements by their first word, to
+ * keep the staging catalog in place while a transaction is open.
+ *
+ * <p><b>Cost.</b> Each commit exports the catalog afresh, so a commit costs work in proportion to
+ * the catalog's size on top of DuckLake's own: suited to a catalog of many rows per table rather
+ * than very many tables.
+ *
+ * <p>Thread safety: a session is one DuckDB connection; its methods are synchronized, and
+ * statements run one at a time. Use one session per thread for concurrency.
+ */
+public final class DuckLakeSession implements AutoCloseable {
+  /** The alias DuckLake's catalog is attached under, and its metadata catalog's. */
+  private static final String ALIAS = "lake";
+
+  private static final String METADATA = "__ducklake_metadata_" + ALIAS;
+
+  private final Catalog catalog;
+  private final Path directory;
+  private final Connection duckdb;
+  private final List<Long> landed = new ArrayList<>();
+
+  /** The staging catalog file of the present export; null before the first and after close. */
+  private Path file;
+
+  /** The snapshot the staging catalog was exported at: the base of its next commit. */
+  private long base;
+
+  /** The staging catalog's rows right after the export. */
+  private CommitCapture.Rows exported;
+
+  private boolean inTransaction;
+  private boolean closed;
+
+  private DuckLakeSession(Catalog catalog, Path directory, Connection duckdb) {
+    this.catalog = catalog;
+    this.directory = directory;
+    this.duckdb = duckdb;
+  }
+
+  /**
+   * Opens a session on {@code catalog}, keeping its staging catalog in {@code stagingDirectory}
+   * (created if absent; the session's files there are its own, and removed on close).
+   *
+   * @throws SQLException if DuckDB refuses to start or attach
+   * @throws IllegalStateException if the DuckLake extension is not found ({@link
+   *     DuckLakeExtension#locate})
+   * @throws InvalidArgumentException if the lake records no data path, where DuckLake would write
+   */
+  public static DuckLakeSession open(Catalog catalog, Path stagingDirectory) throws SQLException {
+    Objects.requireNonNull(catalog, "catalog");
+    Objects.requireNonNull(stagingDirectory, "stagingDirectory");
+    try {
+      Files.createDirectories(stagingDirectory);
+    } catch (IOException e) {
+      throw new SQLException("cannot create " + stagingDirectory, e);
+    }
+    Properties props = new Properties();
+    props.setProperty("autoinstall_known_extensions", "false");
+    props.setProperty("autoload_known_extensions", "false");
+    Connection c = DriverManager.getConnection("jdbc:duckdb:", props);
+    DuckLakeSession session = new DuckLakeSession(catalog, stagingDirectory.toAbsolutePath(), c);
+    try {
+      String version;
+      try (Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT version()")) {
+        rs.next();
+        version = rs.getString(1);
+      }
+      session.run("LOAD " + literal(DuckLakeExtension.locate(version).toString()));
+      session.refresh();
+    } catch (SQLException | RuntimeException e) {
+      session.close();
+      throw e;
+    }
+    return session;
+  }
+
+  /**
+   * Runs one statement. If it committed a snapshot (an auto-committed write, or a {@code COMMIT}),
+   * that snapshot lands in the lake before this returns.
+   *
+   * @throws SQLException if DuckDB or DuckLake refuse the statement; the lake is as it was
+   * @throws dev.moraine.core.catalog.MoraineException what {@code commitStaged} throws for the
+   *     commit the statement made (a conflict, a shape the door does not take, an unknown outcome,
+   *     ...); the staging catalog is exported afresh from the lake either way
+   */
+  public synchronized void execute(String sql) throws SQLException {
+    before(sql);
+    run(sql);
+    after(sql);
+  }
+
+  /** Runs a query and returns its rows, each a map from column label to value, in order. */
+  public synchronized List<Map<String, Object>> query(String sql) throws SQLException {
+    before(sql);
+    List<Map<String, Object>> out;
+    try (Statement st = duckdb.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      ResultSetMetaData meta = rs.getMetaData();
+      out = new ArrayList<>();
+      while (rs.next()) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        for (int i = 1; i <= meta.getColumnCount(); i++) {
+          row.put(meta.getColumnLabel(i), rs.getObject(i));
+        }
+        out.add(Collections.unmodifiableMap(row));
+      }
+    }
+    after(sql);
+    return Collections.unmodifiableList(out);
+  }
+
+  /** The snapshots this session's commits landed as in the lake, in order. */
+  public synchronized List<Long> landedSnapshots() {
+    return List.copyOf(landed);
+  }
+
+  /** The lake snapshot the staging catalog stands at. */
+  public synchronized long stagingSnapshot() {
+    return base;
+  }
+
+  private void before(String sql) throws SQLException {
+    if (closed) {
+      throw new SQLException("the session is closed");
+    }
+    if (!inTransaction && catalog.head().snapshotId() != base) {
+      refresh();
+    }
+    String word = firstWord(sql);
+    if (word.equals("BEGIN") || word.equals("START")) {
+      inTransaction = true;
+    }
+  }
+
+  private void after(String sql) throws SQLException {
+    String word = firstWord(sql);
+    if (word.equals("COMMIT")
+        || word.equals("END")
+        || word.equals("ROLLBACK")
+        || word.equals("ABORT")) {
+      inTransaction = false;
+    }
+    if (inTransaction) {
+      return;
+    }
+    long staged = stagingHead();
+    if (staged == base) {
+      return;
+    }
+    try {
+      StagedRows rows = CommitCapture.between(base, exported, CommitCapture.read(duckdb, METADATA));
+      landed.add(catalog.commitStaged(rows));
+    } finally {
+      refresh();
+    }
+  }
+
+  /** Exports the lake's head into a new staging catalog file and attaches it as the session's. */
+  private void refresh() throws SQLException {
+    detach();
+    CatalogSnapshot head = catalog.snapshot();
+    String dataPath =
+        head.dataPath()
+            .orElseThrow(
+                () ->
+                    new InvalidArgumentException(
+                        "the lake records no data path, where DuckLake would write its files"));
+    Path next = directory.resolve("staging-" + UUID.randomUUID() + ".ducklake");
+    DuckLakeExport.export(catalog, head, next);
+    file = next;
+    run(
+        "ATTACH "
+            + literal("ducklake:" + next)
+            + " AS "
+            + ALIAS
+            + " (DATA_PATH "
+            + literal(dataPath)
+            + ", DATA_INLINING_ROW_LIMIT 0)");
+    run("USE " + ALIAS);
+    base = head.snapshotId();
+    exported = CommitCapture.read(duckdb, METADATA);
+    if (stagingHead() != base) {
+      throw new IllegalStateException(
+          "the staging catalog stands at snapshot " + stagingHead() + ", not at " + base);
+    }
+  }
+
+  private void detach() throws SQLException {
+    if (file == null) {
+      return;
+    }
+    run("USE memory");
+    run("DETACH " + ALIAS);
+    deleteQuietly(file);
+    deleteQuietly(file.resolveSibling(file.getFileName() + ".wal"));
+    file = null;
+  }
+
+  private long stagingHead() throws SQLException {
+    try (Statement st = duckdb.createStatement();
+        ResultSet rs =
+            st.executeQuery("SELECT max(snapshot_id) FROM " + METADATA + ".ducklake_snapshot")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private void run(String sql) throws SQLException {
+    try (Statement st = duckdb.createStatement()) {
+      st.execute(sql);
+    }
+  }
+
+  private static String firstWord(String sql) {
+    String s = sql.strip();
+    int end = 0;
+    while (end < s.length() && Character.isLetter(s.charAt(end))) {
+      end++;
+    }
+    return s.substring(0, end).toUpperCase(Locale.ROOT);
+  }
+
+  private static String literal(String value) {
+    return "'" + value.replace("'", "''") + "'";
+  }
+
+  private static void deleteQuietly(Path path) {
+    try {
+      Files.deleteIfExists(path);
+    } catch (IOException ignored) {
+      // A staging file left behind holds nothing the lake needs.
+    }
+  }
+
+  /** Rolls back an open transaction, detaches and removes the staging catalog, closes DuckDB. */
+  @Override
+  public synchronized void close() throws SQLException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      if (inTransaction) {
+        run("ROLLBACK");
+      }
+      detach();
+    } finally {
+      duckdb.close();
+    }
+  }
+}

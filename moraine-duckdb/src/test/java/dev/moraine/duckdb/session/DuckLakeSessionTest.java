@@ -1,0 +1,289 @@
+package dev.moraine.duckdb.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.CatalogSnapshot;
+import dev.moraine.core.catalog.CommitStatistics;
+import dev.moraine.core.catalog.InvalidArgumentException;
+import dev.moraine.core.catalog.model.ColumnDef;
+import dev.moraine.core.catalog.model.DataFileInfo;
+import dev.moraine.core.catalog.model.Head;
+import dev.moraine.core.catalog.model.PartitionKey;
+import dev.moraine.core.kv.KvStore;
+import dev.moraine.core.rows.DuckLakeRowRenderer;
+import dev.moraine.core.rows.DuckLakeRowSet;
+import dev.moraine.duckdb.reference.DuckLakeRowDiff;
+import dev.moraine.duckdb.reference.ReferenceDuckLake;
+import dev.moraine.ducklake.rows.DuckLakeTables;
+import dev.moraine.ducklake.rows.TableDef;
+import dev.moraine.store.ObjectStoreSpec;
+import dev.moraine.store.SlateStoreProvider;
+import dev.moraine.store.StoreConfig;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * DuckLake SQL run by real DuckDB committing into a Moraine lake through a {@link DuckLakeSession},
+ * against the same SQL run on stock DuckLake 1.5.5 directly (both with data inlining off): after
+ * every statement, every ducklake_* row of the lake equals stock's, except the names and sizes of
+ * the Parquet files each side wrote (named at random; a delete file holds its data file's full
+ * path), and DuckDB reads the same rows from both. Then concurrent sessions, and refusals.
+ */
+class DuckLakeSessionTest {
+  @TempDir Path dir;
+  private KvStore store;
+  private Catalog catalog;
+  private ReferenceDuckLake stock;
+
+  @BeforeEach
+  void open() throws Exception {
+    store =
+        new SlateStoreProvider(
+                StoreConfig.of(ObjectStoreSpec.inMemory("session-" + UUID.randomUUID()), "lake"))
+            .openWriter();
+    catalog =
+        Catalog.open(
+            store,
+            CatalogOptions.defaults()
+                .withDataPath(dir.resolve("data").toAbsolutePath() + "/")
+                .withDataInliningRowLimit(0));
+    stock = ReferenceDuckLake.builder(dir.resolve("stock")).dataInliningRowLimit(0).open();
+    stock.execute("CREATE TABLE t (a INTEGER, b VARCHAR)");
+    stock.execute("CREATE TABLE p (k VARCHAR, v BIGINT)");
+    stock.execute("ALTER TABLE p SET PARTITIONED BY (k)");
+    catalog.commit(
+        tx ->
+            tx.createTable(
+                0, "t", List.of(ColumnDef.of("a", "int32"), ColumnDef.of("b", "varchar"))));
+    catalog.commit(
+        tx ->
+            tx.createTable(
+                0, "p", List.of(ColumnDef.of("k", "varchar"), ColumnDef.of("v", "int64"))));
+    catalog.commit(tx -> tx.setPartitionKey(2, List.of(PartitionKey.identity(1))));
+    assertEquals(List.of(), differences(), "the setup");
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    if (stock != null) {
+      stock.close();
+    }
+    if (catalog != null) {
+      catalog.close();
+    }
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  @Test
+  void statements_landInTheLake_asStockCommitsThem() throws Exception {
+    List<String> script =
+        List.of(
+            "INSERT INTO t SELECT range::INTEGER, 'v' || range FROM range(100)",
+            "INSERT INTO t VALUES (1000, 'zz'), (-7, NULL)",
+            "INSERT INTO p VALUES ('x', 1), ('y', 2), ('x', 3)",
+            "BEGIN",
+            "INSERT INTO t VALUES (5, 'five')",
+            "INSERT INTO p VALUES ('z', 9)",
+            "COMMIT",
+            "UPDATE t SET b = 'updated' WHERE a = 1000",
+            "DELETE FROM t WHERE a < 10");
+    try (DuckLakeSession session = DuckLakeSession.open(catalog, dir.resolve("staging"))) {
+      for (String sql : script) {
+        stock.execute(sql);
+        session.execute(sql);
+        assertEquals(List.of(), differences(), sql);
+        for (String q :
+            List.of(
+                "SELECT count(*) AS n, sum(a) AS s, count(b) AS nb, min(b) AS lo FROM t",
+                "SELECT k, count(*) AS n, sum(v) AS s FROM p GROUP BY k ORDER BY k")) {
+          assertEquals(stock.query(q), session.query(q), q + " after " + sql);
+        }
+      }
+      // BEGIN ... COMMIT landed as one snapshot, like every other statement.
+      assertEquals(
+          List.of(4L, 5L, 6L, 7L, 8L, 9L), session.landedSnapshots(), "one snapshot per commit");
+    }
+    // Time travel in DuckDB over the lake's snapshots: the session reads through its export.
+    try (DuckLakeSession again = DuckLakeSession.open(catalog, dir.resolve("staging2"))) {
+      for (long v = 4; v <= 9; v++) {
+        String q = "SELECT count(*) AS n, sum(a) AS s FROM t AT (VERSION => " + v + ")";
+        assertEquals(stock.query(q), again.query(q), q);
+      }
+    }
+  }
+
+  /** The README's example ("Writing to a lake with DuckDB SQL"), with the batch files in dir. */
+  @Test
+  void readmeExample_runsAsWritten() throws Exception {
+    catalog.commit(
+        tx ->
+            tx.createTable(
+                0,
+                "events",
+                List.of(ColumnDef.of("id", "int64"), ColumnDef.of("amount", "float64"))));
+    String batch = dir.resolve("batch-").toAbsolutePath().toString();
+    try (DuckLakeSession sql = DuckLakeSession.open(catalog, dir.resolve("staging"))) {
+      for (int b = 1; b <= 2; b++) {
+        sql.execute(
+            "COPY (SELECT range AS id, range - 3.0 AS amount FROM range("
+                + (b * 10)
+                + ")) TO '"
+                + batch
+                + b
+                + ".parquet'");
+      }
+      long head = catalog.head().snapshotId();
+      sql.execute("INSERT INTO events SELECT * FROM read_parquet('" + batch + "*.parquet')");
+      sql.execute("DELETE FROM events WHERE amount < 0");
+      List<Map<String, Object>> rows = sql.query("SELECT count(*) AS n FROM events");
+      assertEquals(List.of(Map.of("n", 24L)), rows);
+      assertEquals(head + 2, catalog.head().snapshotId(), "two commits, two snapshots");
+    }
+    long events =
+        catalog.snapshot().tables().stream()
+            .filter(t -> t.name().equals("events"))
+            .findFirst()
+            .orElseThrow()
+            .tableId();
+    assertEquals(30, catalog.snapshot().tableStats(events).orElseThrow().recordCount());
+  }
+
+  @Test
+  void refusedStatements_leaveTheLakeAsItWas_andTheSessionGoesOn() throws Exception {
+    try (DuckLakeSession session = DuckLakeSession.open(catalog, dir.resolve("staging"))) {
+      session.execute("INSERT INTO t VALUES (1, 'one'), (2, 'two'), (4, 'four')");
+      session.execute("DELETE FROM t WHERE a = 1");
+      Head head = catalog.head();
+      // DDL is not taken by the door yet.
+      InvalidArgumentException ddl =
+          assertThrows(
+              InvalidArgumentException.class, () -> session.execute("CREATE TABLE u (x INTEGER)"));
+      assertTrue(ddl.getMessage().contains("ducklake_"), ddl.getMessage());
+      assertEquals(head, catalog.head());
+      // Nor is a second delete from one data file (DuckLake replaces its delete file).
+      assertThrows(
+          InvalidArgumentException.class, () -> session.execute("DELETE FROM t WHERE a = 2"));
+      assertEquals(head, catalog.head());
+      assertEquals(
+          List.of(Map.of("n", 2L)), session.query("SELECT count(*) AS n FROM t"), "as the lake");
+      session.execute("INSERT INTO t VALUES (3, 'three')");
+      assertEquals(head.snapshotId() + 1, catalog.head().snapshotId());
+      assertEquals(List.of(Map.of("n", 3L)), session.query("SELECT count(*) AS n FROM t"));
+      // A DELETE of every row left in a file ends the file, which the door takes.
+      session.execute("DELETE FROM t WHERE a IN (2, 4)");
+      assertEquals(head.snapshotId() + 2, catalog.head().snapshotId());
+      assertEquals(List.of(Map.of("n", 1L)), session.query("SELECT count(*) AS n FROM t"));
+    }
+  }
+
+  @Test
+  void concurrentSessions_allLand_withDenseRowIds() throws Exception {
+    int sessions = 8;
+    int commitsEach = 5;
+    CommitStatistics before = catalog.commitStatistics();
+    ExecutorService pool = Executors.newFixedThreadPool(sessions);
+    List<Future<List<Long>>> runs = new ArrayList<>();
+    for (int s = 0; s < sessions; s++) {
+      int id = s;
+      runs.add(
+          pool.submit(
+              () -> {
+                try (DuckLakeSession session =
+                    DuckLakeSession.open(catalog, dir.resolve("staging-" + id))) {
+                  for (int i = 0; i < commitsEach; i++) {
+                    session.execute(
+                        "INSERT INTO t VALUES ("
+                            + (id * 100 + i)
+                            + ", 's"
+                            + id
+                            + "'), (0, NULL), (1, 'x')");
+                  }
+                  return session.landedSnapshots();
+                }
+              }));
+    }
+    Set<Long> snapshots = new HashSet<>();
+    for (Future<List<Long>> run : runs) {
+      List<Long> landed = run.get(5, TimeUnit.MINUTES);
+      assertEquals(commitsEach, landed.size());
+      snapshots.addAll(landed);
+    }
+    pool.shutdown();
+    int total = sessions * commitsEach;
+    assertEquals(total, snapshots.size(), "every commit minted its own snapshot");
+    CatalogSnapshot after = catalog.snapshot();
+    List<DataFileInfo> files = new ArrayList<>(after.dataFiles(1));
+    files.sort(Comparator.comparingLong(f -> f.rowIdStart().orElseThrow()));
+    long next = 0;
+    for (DataFileInfo f : files) {
+      assertEquals(next, f.rowIdStart().orElseThrow(), "row ids are dense");
+      next += f.recordCount();
+    }
+    assertEquals(3L * total, next);
+    assertEquals(3L * total, after.tableStats(1).orElseThrow().recordCount());
+    CommitStatistics stats = catalog.commitStatistics();
+    long commits = stats.commitsLanded() - before.commitsLanded();
+    long flushes = stats.walFlushes() - before.walFlushes();
+    System.out.printf(
+        "%d sessions, %d commits in %d WAL flushes: %.2f commits per flush%n",
+        sessions, commits, flushes, (double) commits / flushes);
+    assertEquals(total, commits);
+  }
+
+  /**
+   * The tables whose rows differ between stock and the lake, the paths and sizes of data and delete
+   * files masked.
+   */
+  private List<String> differences() throws Exception {
+    DuckLakeRowSet ours = DuckLakeRowRenderer.render(catalog.snapshot());
+    List<String> differing = new ArrayList<>();
+    for (TableDef def : DuckLakeTables.ALL) {
+      List<String> theirs =
+          stock.rows(def.name()).stream()
+              .map(r -> DuckLakeRowDiff.normalised(def, masked(def, r)))
+              .sorted()
+              .toList();
+      List<String> mine =
+          ours.rows(def.name()).stream()
+              .map(r -> DuckLakeRowDiff.normalised(def, masked(def, DuckLakeRowDiff.asMap(r))))
+              .sorted()
+              .toList();
+      if (!theirs.equals(mine)) {
+        differing.add(def.name() + "\n  stock: " + theirs + "\n  ours:  " + mine);
+      }
+    }
+    return differing;
+  }
+
+  private static Map<String, Object> masked(TableDef def, Map<String, Object> row) {
+    if (!def.name().equals("ducklake_data_file") && !def.name().equals("ducklake_delete_file")) {
+      return row;
+    }
+    Map<String, Object> out = new LinkedHashMap<>(row);
+    out.put("path", "<file>");
+    out.put("file_size_bytes", 0L);
+    out.put("footer_size", 0L);
+    return out;
+  }
+}
