@@ -33,12 +33,15 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Usage: {@code java -cp benchmarks.jar dev.moraine.bench.GroupCommitBench [--stores
  * memory,local,local-nofsync,memory-put25ms] [--spacings 0,10,100] [--publish on,off]
- * [--concurrency 1,2,4,...] [--tables shared|separate] [--warmup 2] [--seconds 5] [--progress S]
- * [--csv FILE]}; {@code --progress S} prints each S-second interval of the measured window. The
- * stores {@code s3} and {@code s3-put25ms} are an S3-compatible server named by system properties
- * (see {@link BenchStore.Kind#S3}; {@code moraine-bench/group-commit-bench.sh} starts S3Proxy for
- * them). Prints one progress line per point on standard error and one CSV row per point (with a
- * header) on standard output or into {@code --csv}.
+ * [--concurrency 1,2,4,...] [--tables shared|separate] [--door verb|staged] [--warmup 2] [--seconds
+ * 5] [--progress S] [--csv FILE]}; {@code --progress S} prints each S-second interval of the
+ * measured window. {@code --door staged} commits each file as DuckLake's rows through {@code
+ * Catalog.commitStaged} ({@link StagedAppend}), authored against the snapshot the committer read
+ * just before, instead of through the verb door. The stores {@code s3} and {@code s3-put25ms} are
+ * an S3-compatible server named by system properties (see {@link BenchStore.Kind#S3}; {@code
+ * moraine-bench/group-commit-bench.sh} starts S3Proxy for them). Prints one progress line per point
+ * on standard error and one CSV row per point (with a header) on standard output or into {@code
+ * --csv}.
  */
 public final class GroupCommitBench {
   private GroupCommitBench() {}
@@ -158,11 +161,19 @@ public final class GroupCommitBench {
                       long k = 0;
                       while (!stop.get()) {
                         String path = "f-" + me + "-" + (k++) + ".parquet";
-                        CommitBody body =
-                            tx ->
-                                tx.registerDataFile(table, NewDataFile.parquet(path, 10, 900, 300));
                         long start = System.nanoTime();
-                        catalog.commit(body);
+                        if (o.staged) {
+                          // Authored against the snapshot read now, as DuckLake does; rebased
+                          // by the door when others land first.
+                          catalog.commitStaged(
+                              StagedAppend.of(catalog.snapshot(), table, path, 10, 900));
+                        } else {
+                          CommitBody body =
+                              tx ->
+                                  tx.registerDataFile(
+                                      table, NewDataFile.parquet(path, 10, 900, 300));
+                          catalog.commit(body);
+                        }
                         long took = System.nanoTime() - start;
                         if (measuring.get()) {
                           measured.incrementAndGet();
@@ -312,6 +323,7 @@ public final class GroupCommitBench {
     List<Boolean> publish = List.of(true, false);
     List<Integer> concurrency = List.of(1, 2, 4, 8, 16, 32, 64, 128, 256);
     boolean separate;
+    boolean staged;
     long warmupSeconds = 2;
     long seconds = 5;
     long progressSeconds;
@@ -327,6 +339,7 @@ public final class GroupCommitBench {
           case "--publish" -> o.publish = onOff(require(value, args[i]));
           case "--concurrency" -> o.concurrency = ints(require(value, args[i]));
           case "--tables" -> o.separate = require(value, args[i]).equals("separate");
+          case "--door" -> o.staged = require(value, args[i]).equals("staged");
           case "--warmup" -> o.warmupSeconds = Long.parseLong(require(value, args[i]));
           case "--seconds" -> o.seconds = Long.parseLong(require(value, args[i]));
           case "--progress" -> o.progressSeconds = Long.parseLong(require(value, args[i]));
