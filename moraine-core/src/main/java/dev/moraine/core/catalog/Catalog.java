@@ -80,15 +80,19 @@ public interface Catalog extends ReadOnlyCatalog {
    * row for row into the lake, with DuckLake's ids, counters and change text stored as given (the
    * snapshot's time is the commit's own, as for every commit). Returns the new snapshot's id.
    *
-   * <p>Taken so far: the data-only commits that add files (an INSERT writing a file, a DELETE
-   * writing the first delete file of a data file), that is a {@code ducklake_snapshot} and a {@code
-   * ducklake_snapshot_changes} row with the schema version and catalog counter of the base, data
-   * files (with their {@code ducklake_file_partition_value} and {@code ducklake_file_column_stats}
-   * rows), delete files, and the {@code ducklake_table_stats} and {@code
+   * <p>Taken so far: the data-only commits of files (an INSERT writing a file, a DELETE or UPDATE
+   * writing a delete file, replacing a data file's delete file, or ending a data file whose every
+   * row is gone), that is a {@code ducklake_snapshot} and a {@code ducklake_snapshot_changes} row
+   * with the schema version and catalog counter of the base, data files (with their {@code
+   * ducklake_file_partition_value} and {@code ducklake_file_column_stats} rows), delete files, ends
+   * of data and delete files, the delete outright of a replaced delete file with its {@code
+   * ducklake_files_scheduled_for_deletion} row, and the {@code ducklake_table_stats} and {@code
    * ducklake_table_column_stats} rows DuckLake updates with them, each given as the row's new
    * values. Every row is checked against the base before anything is written: ids within the range
-   * the snapshot's {@code next_file_id} gives this commit, begun at this commit's snapshot, tables,
-   * columns and files that the base holds live. Ends and deletes of rows are not taken yet.
+   * the snapshot's {@code next_file_id} gives this commit, begun at this commit's snapshot (a
+   * replacement delete file at the replaced one's begin), tables, columns and files that the base
+   * holds live, ended or removed rows equal to the stored ones. Other tables, DDL, inlined rows and
+   * commits that mint no snapshot are not taken yet.
    *
    * <p>Rows authored against a snapshot older than the head they land on (other commits landed
    * since, or went before them in the same batch) are rebased, as DuckLake itself re-derives them

@@ -19,6 +19,7 @@ import dev.moraine.ducklake.rows.DeleteFileRow;
 import dev.moraine.ducklake.rows.DuckLakeRow;
 import dev.moraine.ducklake.rows.FileColumnStatsRow;
 import dev.moraine.ducklake.rows.FilePartitionValueRow;
+import dev.moraine.ducklake.rows.FilesScheduledForDeletionRow;
 import dev.moraine.ducklake.rows.SnapshotChangesRow;
 import dev.moraine.ducklake.rows.SnapshotRow;
 import dev.moraine.ducklake.rows.TableColumnStatsRow;
@@ -37,9 +38,10 @@ import java.util.Objects;
  * derives from the head it read, and nothing else:
  *
  * <ul>
- *   <li>the snapshot id, and every {@code begin_snapshot}, {@code partial_max} and end of a file
- *       stamped with it, to the head plus one; the schema version and catalog counter to the
- *       head's;
+ *   <li>the snapshot id, and every {@code begin_snapshot} and end of a file stamped with it, to the
+ *       head plus one ({@code partial_max} stays: it names the snapshot ids written inside the
+ *       file, which stock DuckLake does not rewrite when it re-drives either); the schema version
+ *       and catalog counter to the head's;
  *   <li>the file ids drawn from {@code next_file_id}, by the head's advance of that counter, in
  *       every row that names them, and {@code next_file_id} itself;
  *   <li>for a table the commit appends to, {@code row_id_start} by the table's advance of {@code
@@ -102,6 +104,10 @@ final class StagedRebase {
         throw new InvalidArgumentException("a staged row operation is null");
       }
       DuckLakeRow row = op.row();
+      if (op instanceof StagedRows.Delete && row instanceof DeleteFileRow) {
+        // A delete file of the base, replaced: its id does not move.
+        continue;
+      }
       if (op instanceof StagedRows.End) {
         if (row instanceof DataFileRow f) {
           deleted.add(required(f.dataFileId(), f, "data_file_id"));
@@ -207,10 +213,13 @@ final class StagedRebase {
     List<StagedRows.Op> moved = new ArrayList<>(rows.ops().size());
     for (StagedRows.Op op : rows.ops()) {
       // An end names a file the base held, whose ids do not move; only its end does.
-      moved.add(
-          op instanceof StagedRows.End e
-              ? new StagedRows.End(e.row(), snapshot(e.endSnapshot()))
-              : new StagedRows.Insert(move(op.row(), appended, bytes)));
+      if (op instanceof StagedRows.End e) {
+        moved.add(new StagedRows.End(e.row(), snapshot(e.endSnapshot())));
+      } else if (op instanceof StagedRows.Delete) {
+        moved.add(op);
+      } else {
+        moved.add(new StagedRows.Insert(move(op.row(), appended, bytes)));
+      }
     }
     return new StagedRows(head.getSnapshotId(), moved);
   }
@@ -223,7 +232,8 @@ final class StagedRebase {
         || row instanceof FilePartitionValueRow
         || row instanceof FileColumnStatsRow
         || row instanceof TableStatsRow
-        || row instanceof TableColumnStatsRow;
+        || row instanceof TableColumnStatsRow
+        || row instanceof FilesScheduledForDeletionRow;
   }
 
   private DuckLakeRow move(DuckLakeRow row, Map<Long, Long> appended, Map<Long, Long> bytes) {
@@ -257,7 +267,7 @@ final class StagedRebase {
           f.partitionId(),
           f.encryptionKey(),
           f.mappingId(),
-          snapshot(f.partialMax()));
+          f.partialMax());
     }
     if (row instanceof DeleteFileRow d) {
       return new DeleteFileRow(
@@ -273,7 +283,7 @@ final class StagedRebase {
           d.fileSizeBytes(),
           d.footerSize(),
           d.encryptionKey(),
-          snapshot(d.partialMax()));
+          d.partialMax());
     }
     if (row instanceof FilePartitionValueRow v) {
       return new FilePartitionValueRow(
@@ -291,6 +301,10 @@ final class StagedRebase {
           s.maxValue(),
           s.containsNan(),
           s.extraStats());
+    }
+    if (row instanceof FilesScheduledForDeletionRow) {
+      // It names a delete file of the base, and its time is the commit's own.
+      return row;
     }
     if (row instanceof TableStatsRow t) {
       // The head's statistics plus this commit's own files, which is what DuckLake adds when it

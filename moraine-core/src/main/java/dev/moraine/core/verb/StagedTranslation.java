@@ -30,6 +30,7 @@ import dev.moraine.ducklake.rows.DeleteFileRow;
 import dev.moraine.ducklake.rows.DuckLakeRow;
 import dev.moraine.ducklake.rows.FileColumnStatsRow;
 import dev.moraine.ducklake.rows.FilePartitionValueRow;
+import dev.moraine.ducklake.rows.FilesScheduledForDeletionRow;
 import dev.moraine.ducklake.rows.SnapshotChangesRow;
 import dev.moraine.ducklake.rows.SnapshotRow;
 import dev.moraine.ducklake.rows.TableColumnStatsRow;
@@ -59,6 +60,7 @@ public final class StagedTranslation {
   private final SnapshotView premise;
   private final SnapshotValue premiseRecord;
   private final StagedEntities staged;
+  private final StagedFileRemovals removals;
 
   /** The snapshot the commit mints. */
   private long n;
@@ -67,6 +69,7 @@ public final class StagedTranslation {
     this.premise = premise;
     this.premiseRecord = premiseRecord;
     this.staged = new StagedEntities(premise);
+    this.removals = new StagedFileRemovals(staged);
   }
 
   /**
@@ -118,6 +121,8 @@ public final class StagedTranslation {
     List<TableStatsRow> tableStats = new ArrayList<>();
     List<TableColumnStatsRow> columnStats = new ArrayList<>();
     List<StagedRows.End> ends = new ArrayList<>();
+    List<StagedRows.Delete> removals = new ArrayList<>();
+    List<FilesScheduledForDeletionRow> schedules = new ArrayList<>();
     for (StagedRows.Op op : rows.ops()) {
       if (op == null) {
         throw new InvalidArgumentException("a staged row operation is null");
@@ -149,6 +154,10 @@ public final class StagedTranslation {
       } else if (op instanceof StagedRows.End e
           && (row instanceof DataFileRow || row instanceof DeleteFileRow)) {
         ends.add(e);
+      } else if (op instanceof StagedRows.Delete d && row instanceof DeleteFileRow) {
+        removals.add(d);
+      } else if (row instanceof FilesScheduledForDeletionRow r && insert) {
+        schedules.add(r);
       } else {
         throw new InvalidArgumentException(
             StagedRowChecks.describe(op)
@@ -172,6 +181,8 @@ public final class StagedTranslation {
     for (StagedRows.End e : ends) {
       endFile(e, endedKeys, targets);
     }
+    removals.forEach(this.removals::remove);
+    schedules.forEach(this.removals::schedule);
     Set<Long> fileIds = new HashSet<>();
     Map<List<Long>, List<FilePartitionValueRow>> valuesOf = new HashMap<>();
     for (FilePartitionValueRow v : partitionValues) {
@@ -225,7 +236,7 @@ public final class StagedTranslation {
         Optional.ofNullable(changes.commitExtraInfo()),
         new InlineWrites(),
         new dev.moraine.core.kv.WriteBatch(),
-        new CompactionWrites(),
+        this.removals.writes(),
         MaintenanceWrites.NONE);
   }
 
@@ -411,22 +422,51 @@ public final class StagedTranslation {
     requireAbsent(r.endSnapshot(), r, "end_snapshot");
     checkNewFile(r, id, record, fileIds);
     long begin = required(r.beginSnapshot(), r, "begin_snapshot");
-    if (begin != n) {
-      throw new InvalidArgumentException(
-          "delete file " + Long.toUnsignedString(id) + " begins at " + begin + ", not at " + n);
-    }
     TableInfo table = liveTable(tableId, r);
     refuseIndexed(table, "a delete file");
     long target = required(r.dataFileId(), r, "data_file_id");
+    // A replacement of a delete file this commit removed is backdated to the removed one's begin
+    // and marks this snapshot as the last whose deletions it holds; any other begins here.
+    Optional<DeleteFileValue> replacing = removals.replaced(tableId, target);
+    long expectedBegin = replacing.map(DeleteFileValue::getBeginSnapshot).orElse(n);
+    // Its partial_max is the snapshot DuckLake stamped the new deletions with inside the file:
+    // this one, or the one it was authored for when the rows were rebased (StagedRebase).
+    if (begin != expectedBegin
+        || (replacing.isPresent()
+            && (r.partialMax() == null
+                || Long.compareUnsigned(r.partialMax(), begin) <= 0
+                || Long.compareUnsigned(r.partialMax(), n) > 0))) {
+      throw new InvalidArgumentException(
+          "delete file "
+              + Long.toUnsignedString(id)
+              + " begins at "
+              + begin
+              + (replacing.isPresent()
+                  ? " with partial_max "
+                      + r.partialMax()
+                      + ", not at "
+                      + expectedBegin
+                      + " with a partial_max above it and at most "
+                      + n
+                      + " as the replacement of the delete file it deletes"
+                  : ", not at " + n));
+    }
     if (!targets.add(List.of(tableId, target))
-        || premise.deleteFiles(tableId).stream().anyMatch(d -> d.dataFileId() == target)) {
+        || staged
+            .list(
+                dev.moraine.core.keyspace.key.EntityKind.DELETE_FILE,
+                tableId,
+                DeleteFileValue.class,
+                d -> new EntityKey.DeleteFile(tableId, d.getDeleteFileId()))
+            .stream()
+            .anyMatch(d -> d.getDataFileId() == target)) {
       throw new InvalidArgumentException(
           "delete file "
               + Long.toUnsignedString(id)
               + " targets data file "
               + Long.toUnsignedString(target)
-              + ", which has a live delete file already: the replacement DuckLake writes then"
-              + " (the old one deleted, a backdated new one) is not taken by this door yet");
+              + ", which has a live delete file already: DuckLake deletes that one in the same"
+              + " commit when it replaces it");
     }
     if (staged.get(new EntityKey.DataFile(tableId, target), DataFileValue.class).isEmpty()) {
       throw new NotFoundException(

@@ -92,6 +92,12 @@ class StagedFileCommitsDifferentialTest {
     step("INSERT INTO t VALUES (1000, 'zz'), (-7, NULL)");
     step("INSERT INTO p VALUES ('x', 1), ('y', 2), ('x', 3)");
     StagedRows delete = step("DELETE FROM t WHERE a < 10");
+    // A second DELETE from the same file: DuckLake deletes its delete file outright, schedules it,
+    // and writes a new one of every deleted position backdated to the old one's begin.
+    StagedRows replace = step("DELETE FROM t WHERE a BETWEEN 10 AND 14");
+    assertTrue(
+        replace.ops().stream().anyMatch(o -> o instanceof StagedRows.Delete),
+        "the old delete file is deleted: " + replace.ops());
     // A second delete file for that data file, as if the first were not there: DuckLake replaces
     // the first instead (RFC 0006 §10), which this door does not take yet; refused, nothing
     // written.

@@ -18,6 +18,7 @@ import dev.moraine.duckdb.session.CommitCapture;
 import dev.moraine.ducklake.rows.DataFileRow;
 import dev.moraine.ducklake.rows.DeleteFileRow;
 import dev.moraine.ducklake.rows.DuckLakeRow;
+import dev.moraine.ducklake.rows.FilesScheduledForDeletionRow;
 import dev.moraine.ducklake.rows.SnapshotRow;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -130,6 +131,19 @@ class StagedRebaseDifferentialTest {
   }
 
   @Test
+  void aSecondDeleteFromOneFileAfterAnAppendToAnotherTable_isRebased() throws Exception {
+    // t's file has a delete file at the base: DuckLake replaces it (the old one deleted outright
+    // and scheduled, a new one backdated to the old one's begin, partial_max the new snapshot).
+    String first = "DELETE FROM t WHERE a = 0";
+    long base = lakes.catalog.head().snapshotId();
+    CommitCapture.Rows before = StagedCapture.read(stock);
+    stock.execute(first);
+    lakes.catalog.commitStaged(StagedCapture.between(base, before, StagedCapture.read(stock)));
+    author.execute(first);
+    race("INSERT INTO p VALUES ('y', 4)", null, "DELETE FROM t WHERE a = 1", false);
+  }
+
+  @Test
   void anAppendAfterATableCreation_movesTheSchemaVersionAndCatalogCounter() throws Exception {
     race(
         "CREATE TABLE u (x INTEGER)",
@@ -181,6 +195,7 @@ class StagedRebaseDifferentialTest {
     assertEquals(base + 1, snapshotOf(bRows), "B was authored against the base");
 
     CommitOutcome stockB;
+    long firstFileOfB;
     try (ReferenceSession bSession = stock.session()) {
       bSession.begin();
       bSession.execute(b);
@@ -192,6 +207,15 @@ class StagedRebaseDifferentialTest {
         lakes.catalog.commitStaged(StagedCapture.between(base, beforeA, StagedCapture.read(stock)));
       }
       assertEquals(List.of(), RowComparison.differences(stock, lakes.ours()), "after A: " + a);
+      firstFileOfB =
+          ((Number)
+                  stock
+                      .query(
+                          "SELECT max(next_file_id) AS f FROM "
+                              + stock.metadataTable("ducklake_snapshot"))
+                      .get(0)
+                      .get("f"))
+              .longValue();
       stockB = bSession.tryCommit();
     }
     Head afterA = lakes.catalog.head();
@@ -208,7 +232,7 @@ class StagedRebaseDifferentialTest {
       return;
     }
     assertTrue(stockB.committed(), "stock refused B: " + stockB);
-    long landed = lakes.catalog.commitStaged(withStockPaths(bRows, base + 2));
+    long landed = lakes.catalog.commitStaged(withStockPaths(bRows, firstFileOfB));
     assertEquals(base + 2, landed, "B lands after A");
     assertEquals(List.of(), RowComparison.differences(stock, lakes.ours()), "after B: " + b);
   }
@@ -223,14 +247,14 @@ class StagedRebaseDifferentialTest {
   }
 
   /**
-   * {@code rows} with the paths and sizes of the data and delete files stock's B wrote (begun at
-   * {@code snapshot}), matched in id order.
+   * {@code rows} with the paths and sizes of the data and delete files stock's B wrote (ids from
+   * {@code firstFile} on), matched in id order.
    */
-  private StagedRows withStockPaths(StagedRows rows, long snapshot) throws Exception {
+  private StagedRows withStockPaths(StagedRows rows, long firstFile) throws Exception {
     List<Map<String, Object>> dataPaths =
-        stockFiles("ducklake_data_file", "data_file_id", snapshot);
+        stockFiles("ducklake_data_file", "data_file_id", firstFile);
     List<Map<String, Object>> deletePaths =
-        stockFiles("ducklake_delete_file", "delete_file_id", snapshot);
+        stockFiles("ducklake_delete_file", "delete_file_id", firstFile);
     List<DuckLakeRow> data =
         rows.ops().stream()
             .filter(StagedRows.Insert.class::isInstance)
@@ -246,10 +270,44 @@ class StagedRebaseDifferentialTest {
             .sorted(Comparator.comparing(r -> ((DeleteFileRow) r).deleteFileId()))
             .toList();
     assertEquals(dataPaths.size(), data.size(), "data files of B");
-    assertEquals(deletePaths.size(), deletes.size(), "delete files of B");
+    assertEquals(
+        deletePaths.size(),
+        deletes.size(),
+        "delete files of B: "
+            + stock.query("SELECT * FROM " + stock.metadataTable("ducklake_delete_file"))
+            + " ours "
+            + deletes);
     List<StagedRows.Op> out = new ArrayList<>();
     for (StagedRows.Op op : rows.ops()) {
       DuckLakeRow row = op.row();
+      if (op instanceof StagedRows.Delete del && row instanceof DeleteFileRow d) {
+        // A delete file of the base, replaced: named as ours (stock's) named it.
+        String ours =
+            lakes.catalog.snapshot().deleteFiles(d.tableId()).stream()
+                .filter(f -> f.deleteFileId() == d.deleteFileId())
+                .findFirst()
+                .orElseThrow()
+                .path();
+        out.add(new StagedRows.Delete(deleteWithFacts(d, ours, d.fileSizeBytes(), d.footerSize())));
+        continue;
+      }
+      if (row instanceof FilesScheduledForDeletionRow sched) {
+        String path =
+            (String)
+                stock
+                    .query(
+                        "SELECT path FROM "
+                            + stock.metadataTable("ducklake_files_scheduled_for_deletion")
+                            + " WHERE data_file_id = "
+                            + sched.dataFileId())
+                    .get(0)
+                    .get("path");
+        out.add(
+            new StagedRows.Insert(
+                new FilesScheduledForDeletionRow(
+                    sched.dataFileId(), path, sched.pathIsRelative(), sched.scheduleStart())));
+        continue;
+      }
       if (op instanceof StagedRows.End e) {
         // A file of the base: the author lake named it otherwise than ours (stock's) did.
         DataFileRow f = (DataFileRow) e.row();
@@ -275,20 +333,11 @@ class StagedRebaseDifferentialTest {
       } else if (row instanceof DeleteFileRow d) {
         Map<String, Object> facts = deletePaths.get(deletes.indexOf(d));
         row =
-            new DeleteFileRow(
-                d.deleteFileId(),
-                d.tableId(),
-                d.beginSnapshot(),
-                d.endSnapshot(),
-                d.dataFileId(),
+            deleteWithFacts(
+                d,
                 (String) facts.get("path"),
-                d.pathIsRelative(),
-                d.format(),
-                d.deleteCount(),
                 size(facts, "file_size_bytes"),
-                size(facts, "footer_size"),
-                d.encryptionKey(),
-                d.partialMax());
+                size(facts, "footer_size"));
       }
       out.add(new StagedRows.Insert(row));
     }
@@ -316,17 +365,38 @@ class StagedRebaseDifferentialTest {
         f.partialMax());
   }
 
+  /** {@code d} with another path and sizes. */
+  private static DeleteFileRow deleteWithFacts(
+      DeleteFileRow d, String path, Long size, Long footer) {
+    return new DeleteFileRow(
+        d.deleteFileId(),
+        d.tableId(),
+        d.beginSnapshot(),
+        d.endSnapshot(),
+        d.dataFileId(),
+        path,
+        d.pathIsRelative(),
+        d.format(),
+        d.deleteCount(),
+        size,
+        footer,
+        d.encryptionKey(),
+        d.partialMax());
+  }
+
   private static Long size(Map<String, Object> facts, String column) {
     return ((Number) facts.get(column)).longValue();
   }
 
-  private List<Map<String, Object>> stockFiles(String table, String idColumn, long snapshot)
+  private List<Map<String, Object>> stockFiles(String table, String idColumn, long firstFile)
       throws Exception {
     return stock.query(
         "SELECT path, file_size_bytes, footer_size FROM "
             + stock.metadataTable(table)
-            + " WHERE begin_snapshot = "
-            + snapshot
+            + " WHERE "
+            + idColumn
+            + " >= "
+            + firstFile
             + " ORDER BY "
             + idColumn);
   }
