@@ -25,15 +25,18 @@ import dev.moraine.core.keyspace.proto.TableStatsValue;
 import dev.moraine.core.view.SnapshotView;
 import dev.moraine.ducklake.changes.ChangeSet;
 import dev.moraine.ducklake.changes.ChangesMade;
+import dev.moraine.ducklake.rows.ColumnRow;
 import dev.moraine.ducklake.rows.DataFileRow;
 import dev.moraine.ducklake.rows.DeleteFileRow;
 import dev.moraine.ducklake.rows.DuckLakeRow;
 import dev.moraine.ducklake.rows.FileColumnStatsRow;
 import dev.moraine.ducklake.rows.FilePartitionValueRow;
 import dev.moraine.ducklake.rows.FilesScheduledForDeletionRow;
+import dev.moraine.ducklake.rows.SchemaVersionsRow;
 import dev.moraine.ducklake.rows.SnapshotChangesRow;
 import dev.moraine.ducklake.rows.SnapshotRow;
 import dev.moraine.ducklake.rows.TableColumnStatsRow;
+import dev.moraine.ducklake.rows.TableRow;
 import dev.moraine.ducklake.rows.TableStatsRow;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -61,6 +64,7 @@ public final class StagedTranslation {
   private final SnapshotValue premiseRecord;
   private final StagedEntities staged;
   private final StagedFileRemovals removals;
+  private StagedTableCreation creation;
 
   /** The snapshot the commit mints. */
   private long n;
@@ -123,6 +127,9 @@ public final class StagedTranslation {
     List<StagedRows.End> ends = new ArrayList<>();
     List<StagedRows.Delete> removals = new ArrayList<>();
     List<FilesScheduledForDeletionRow> schedules = new ArrayList<>();
+    List<TableRow> newTables = new ArrayList<>();
+    List<ColumnRow> newColumns = new ArrayList<>();
+    List<SchemaVersionsRow> newVersions = new ArrayList<>();
     for (StagedRows.Op op : rows.ops()) {
       if (op == null) {
         throw new InvalidArgumentException("a staged row operation is null");
@@ -158,6 +165,12 @@ public final class StagedTranslation {
         removals.add(d);
       } else if (row instanceof FilesScheduledForDeletionRow r && insert) {
         schedules.add(r);
+      } else if (row instanceof TableRow r && insert) {
+        newTables.add(r);
+      } else if (row instanceof ColumnRow r && insert) {
+        newColumns.add(r);
+      } else if (row instanceof SchemaVersionsRow r && insert) {
+        newVersions.add(r);
       } else {
         throw new InvalidArgumentException(
             StagedRowChecks.describe(op)
@@ -171,8 +184,12 @@ public final class StagedTranslation {
               + " expiry, cleanup) is not taken by the staged-row door yet");
     }
     n = head + 1;
-    SnapshotValue record = snapshotRecord(snapshot, changes);
+    creation = new StagedTableCreation(staged, n);
+    SnapshotValue record = snapshotRecord(snapshot, changes, !newTables.isEmpty());
     ChangeSet changeSet = changeSet(changes.changesMade());
+    // Tables this commit creates first: its files and statistics may go into them (CREATE TABLE
+    // AS).
+    creation.apply(premiseRecord, record, newTables, newColumns, newVersions);
 
     // Ends first, as DuckLake's own order has them (RFC 0006 §3.2): a file this commit ends is no
     // longer live for the rows that follow.
@@ -224,9 +241,9 @@ public final class StagedTranslation {
     }
     return new Draft(
         staged.changes(),
-        List.of(),
+        creation.operations(),
         changeSet,
-        List.of(),
+        creation.createdIds(),
         List.copyOf(targets),
         true,
         record.getNextCatalogId(),
@@ -246,7 +263,7 @@ public final class StagedTranslation {
    * The counters of the snapshot row, checked against the premise: its id advances the head by one,
    * and a data-only commit carries the schema version and the catalog counter forward.
    */
-  private SnapshotValue snapshotRecord(SnapshotRow s, SnapshotChangesRow c) {
+  private SnapshotValue snapshotRecord(SnapshotRow s, SnapshotChangesRow c, boolean createsTables) {
     long id = required(s.snapshotId(), s, "snapshot_id");
     if (!s.snapshotId().equals(required(c.snapshotId(), c, "snapshot_id"))) {
       throw new InvalidArgumentException(
@@ -272,16 +289,26 @@ public final class StagedTranslation {
     long nextCatalogId = required(s.nextCatalogId(), s, "next_catalog_id");
     long nextFileId = required(s.nextFileId(), s, "next_file_id");
     required(s.snapshotTime(), s, "snapshot_time");
-    if (schemaVersion != premiseRecord.getSchemaVersion()
-        || nextCatalogId != premiseRecord.getNextCatalogId()) {
+    // A data-only commit carries the schema version and the catalog counter forward; one that
+    // creates tables bumps the version once and draws their ids from the counter.
+    boolean shapeAsGiven =
+        createsTables
+            ? schemaVersion == premiseRecord.getSchemaVersion() + 1
+                && Long.compareUnsigned(nextCatalogId, premiseRecord.getNextCatalogId()) > 0
+            : schemaVersion == premiseRecord.getSchemaVersion()
+                && nextCatalogId == premiseRecord.getNextCatalogId();
+    if (!shapeAsGiven) {
       throw new InvalidArgumentException(
           "snapshot "
               + id
-              + " changes the catalog's shape (schema version "
+              + " has schema version "
               + schemaVersion
-              + ", next catalog id "
+              + " and next catalog id "
               + nextCatalogId
-              + "): the staged-row door takes data-only commits so far");
+              + (createsTables
+                  ? ": a commit creating tables bumps the version by one and draws their ids"
+                  : ": the staged-row door takes data-only commits and table creations so far,"
+                      + " and a data-only commit carries both forward"));
     }
     if (Long.compareUnsigned(nextFileId, premiseRecord.getNextFileId()) < 0) {
       throw new InvalidArgumentException(
@@ -670,7 +697,11 @@ public final class StagedTranslation {
 
   // ---- what the base holds ---------------------------------------------------------------------
 
+  /** The base's live table, or null for one this commit creates (it has no indexes). */
   private TableInfo liveTable(long tableId, DuckLakeRow r) {
+    if (creation.creates(tableId)) {
+      return null;
+    }
     return premise
         .table(tableId)
         .orElseThrow(
@@ -684,7 +715,8 @@ public final class StagedTranslation {
   }
 
   private void liveColumn(long tableId, long columnId, DuckLakeRow r) {
-    if (premise.columns(tableId).stream().noneMatch(c -> c.columnId() == columnId)) {
+    if (!creation.createsColumn(tableId, columnId)
+        && premise.columns(tableId).stream().noneMatch(c -> c.columnId() == columnId)) {
       throw new NotFoundException(
           ErrorCode.NOT_FOUND,
           tableOf(r)
@@ -698,6 +730,9 @@ public final class StagedTranslation {
 
   /** Files of a table with equality indexes need their entries, which this door derives not yet. */
   private void refuseIndexed(TableInfo table, String what) {
+    if (table == null) {
+      return;
+    }
     List<IndexInfo> indexes = premise.indexes(table.tableId());
     if (!indexes.isEmpty()) {
       throw new IndexedTableException(
