@@ -1,9 +1,7 @@
 package dev.moraine.core.verb;
 
 import static dev.moraine.core.verb.StagedRowChecks.once;
-import static dev.moraine.core.verb.StagedRowChecks.requireAbsent;
 import static dev.moraine.core.verb.StagedRowChecks.required;
-import static dev.moraine.core.verb.StagedRowChecks.tableOf;
 
 import dev.moraine.core.catalog.CommitConflictException;
 import dev.moraine.core.catalog.ErrorCode;
@@ -11,14 +9,9 @@ import dev.moraine.core.catalog.IndexedTableException;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.StagedRows;
-import dev.moraine.core.catalog.model.IndexInfo;
-import dev.moraine.core.catalog.model.PartitionSpec;
-import dev.moraine.core.catalog.model.TableInfo;
 import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.proto.DataFileValue;
-import dev.moraine.core.keyspace.proto.DeleteFileValue;
 import dev.moraine.core.keyspace.proto.FileColumnStatsValue;
-import dev.moraine.core.keyspace.proto.FilePartitionValue;
 import dev.moraine.core.keyspace.proto.SnapshotValue;
 import dev.moraine.core.keyspace.proto.TableColumnStatsValue;
 import dev.moraine.core.keyspace.proto.TableStatsValue;
@@ -39,7 +32,6 @@ import dev.moraine.ducklake.rows.TableColumnStatsRow;
 import dev.moraine.ducklake.rows.TableRow;
 import dev.moraine.ducklake.rows.TableStatsRow;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -65,6 +57,8 @@ public final class StagedTranslation {
   private final StagedEntities staged;
   private final StagedFileRemovals removals;
   private StagedTableCreation creation;
+  private StagedBase liveness;
+  private StagedFileRows fileRows;
 
   /** The snapshot the commit mints. */
   private long n;
@@ -185,6 +179,8 @@ public final class StagedTranslation {
     }
     n = head + 1;
     creation = new StagedTableCreation(staged, n);
+    liveness = new StagedBase(premise, creation);
+    fileRows = new StagedFileRows(premise, premiseRecord, staged, this.removals, liveness, n);
     SnapshotValue record = snapshotRecord(snapshot, changes, !newTables.isEmpty());
     ChangeSet changeSet = changeSet(changes.changesMade());
     // Tables this commit creates first: its files and statistics may go into them (CREATE TABLE
@@ -196,7 +192,7 @@ public final class StagedTranslation {
     TreeSet<Long> targets = new TreeSet<>(Long::compareUnsigned);
     Set<List<Long>> endedKeys = new HashSet<>();
     for (StagedRows.End e : ends) {
-      endFile(e, endedKeys, targets);
+      fileRows.endFile(e, endedKeys, targets);
     }
     removals.forEach(this.removals::remove);
     schedules.forEach(this.removals::schedule);
@@ -216,7 +212,7 @@ public final class StagedTranslation {
       List<Long> key =
           List.of(
               required(r.tableId(), r, "table_id"), required(r.dataFileId(), r, "data_file_id"));
-      insertFile(r, record, fileIds, valuesOf.remove(key));
+      fileRows.insertFile(r, record, fileIds, valuesOf.remove(key));
     }
     if (!valuesOf.isEmpty()) {
       throw new InvalidArgumentException(
@@ -226,7 +222,7 @@ public final class StagedTranslation {
     }
     Set<List<Long>> targeted = new HashSet<>();
     for (DeleteFileRow r : deletes) {
-      insertDeleteFile(r, record, fileIds, targeted);
+      fileRows.insertDeleteFile(r, record, fileIds, targeted);
       targets.add(r.dataFileId());
     }
     Set<List<Long>> seen = new HashSet<>();
@@ -344,278 +340,7 @@ public final class StagedTranslation {
     return parsed;
   }
 
-  // ---- files -----------------------------------------------------------------------------------
-
-  private void insertFile(
-      DataFileRow r, SnapshotValue record, Set<Long> fileIds, List<FilePartitionValueRow> values) {
-    long tableId = required(r.tableId(), r, "table_id");
-    long id = required(r.dataFileId(), r, "data_file_id");
-    requireAbsent(r.endSnapshot(), r, "end_snapshot");
-    checkNewFile(r, id, record, fileIds);
-    long begin = required(r.beginSnapshot(), r, "begin_snapshot");
-    if (begin != n) {
-      throw new InvalidArgumentException(
-          "data file " + Long.toUnsignedString(id) + " begins at " + begin + ", not at " + n);
-    }
-    TableInfo table = liveTable(tableId, r);
-    refuseIndexed(table, "a data file");
-    DataFileValue.Builder value =
-        DataFileValue.newBuilder()
-            .setDataFileId(id)
-            .setTableId(tableId)
-            .setBeginSnapshot(begin)
-            .setPath(required(r.path(), r, "path"))
-            .setPathIsRelative(required(r.pathIsRelative(), r, "path_is_relative"))
-            .setFileFormat(required(r.fileFormat(), r, "file_format"))
-            .setRecordCount(required(r.recordCount(), r, "record_count"))
-            .setFileSizeBytes(required(r.fileSizeBytes(), r, "file_size_bytes"))
-            .setFooterSize(required(r.footerSize(), r, "footer_size"));
-    if (r.fileOrder() != null) {
-      value.setFileOrder(r.fileOrder());
-    }
-    if (r.rowIdStart() != null) {
-      value.setRowIdStart(r.rowIdStart());
-    }
-    if (r.encryptionKey() != null) {
-      value.setEncryptionKey(r.encryptionKey());
-    }
-    if (r.partialMax() != null) {
-      value.setPartialMax(r.partialMax());
-    }
-    if (r.mappingId() != null) {
-      throw new InvalidArgumentException(
-          "data file "
-              + Long.toUnsignedString(id)
-              + " is mapped by name: the staged-row door takes no column mappings yet");
-    }
-    List<FilePartitionValueRow> given = values == null ? List.of() : values;
-    if (r.partitionId() == null) {
-      if (!given.isEmpty()) {
-        throw new InvalidArgumentException(
-            "data file " + Long.toUnsignedString(id) + " has partition values but no partition_id");
-      }
-    } else {
-      PartitionSpec spec =
-          premise
-              .partitioning(tableId)
-              .filter(p -> p.partitionId() == r.partitionId())
-              .orElseThrow(
-                  () ->
-                      new NotFoundException(
-                          ErrorCode.NOT_FOUND,
-                          "data file "
-                              + Long.toUnsignedString(id)
-                              + " names partition "
-                              + r.partitionId()
-                              + ", which is not table "
-                              + Long.toUnsignedString(tableId)
-                              + "'s live partitioning"));
-      List<FilePartitionValueRow> sorted = new ArrayList<>(given);
-      sorted.sort(Comparator.comparing(FilePartitionValueRow::partitionKeyIndex));
-      if (sorted.size() != spec.columns().size()) {
-        throw new InvalidArgumentException(
-            "data file "
-                + Long.toUnsignedString(id)
-                + " has "
-                + sorted.size()
-                + " partition values for "
-                + spec.columns().size()
-                + " keys");
-      }
-      for (int k = 0; k < sorted.size(); k++) {
-        FilePartitionValueRow v = sorted.get(k);
-        if (required(v.partitionKeyIndex(), v, "partition_key_index") != k) {
-          throw new InvalidArgumentException(
-              "data file " + Long.toUnsignedString(id) + " has no partition value for key " + k);
-        }
-        value.addPartitionValues(
-            FilePartitionValue.newBuilder()
-                .setPartitionKeyIndex(k)
-                .setPartitionValue(
-                    required(
-                        v.partitionValue(),
-                        v,
-                        "partition_value (a NULL one cannot be recorded in this lake format)")));
-      }
-      value.setPartitionId(r.partitionId());
-    }
-    staged.put(new EntityKey.DataFile(tableId, id), value.build());
-  }
-
-  private void insertDeleteFile(
-      DeleteFileRow r, SnapshotValue record, Set<Long> fileIds, Set<List<Long>> targets) {
-    long tableId = required(r.tableId(), r, "table_id");
-    long id = required(r.deleteFileId(), r, "delete_file_id");
-    requireAbsent(r.endSnapshot(), r, "end_snapshot");
-    checkNewFile(r, id, record, fileIds);
-    long begin = required(r.beginSnapshot(), r, "begin_snapshot");
-    TableInfo table = liveTable(tableId, r);
-    refuseIndexed(table, "a delete file");
-    long target = required(r.dataFileId(), r, "data_file_id");
-    // A replacement of a delete file this commit removed is backdated to the removed one's begin
-    // and marks this snapshot as the last whose deletions it holds; any other begins here.
-    Optional<DeleteFileValue> replacing = removals.replaced(tableId, target);
-    long expectedBegin = replacing.map(DeleteFileValue::getBeginSnapshot).orElse(n);
-    // Its partial_max is the snapshot DuckLake stamped the new deletions with inside the file:
-    // this one, or the one it was authored for when the rows were rebased (StagedRebase).
-    if (begin != expectedBegin
-        || (replacing.isPresent()
-            && (r.partialMax() == null
-                || Long.compareUnsigned(r.partialMax(), begin) <= 0
-                || Long.compareUnsigned(r.partialMax(), n) > 0))) {
-      throw new InvalidArgumentException(
-          "delete file "
-              + Long.toUnsignedString(id)
-              + " begins at "
-              + begin
-              + (replacing.isPresent()
-                  ? " with partial_max "
-                      + r.partialMax()
-                      + ", not at "
-                      + expectedBegin
-                      + " with a partial_max above it and at most "
-                      + n
-                      + " as the replacement of the delete file it deletes"
-                  : ", not at " + n));
-    }
-    if (!targets.add(List.of(tableId, target))
-        || staged
-            .list(
-                dev.moraine.core.keyspace.key.EntityKind.DELETE_FILE,
-                tableId,
-                DeleteFileValue.class,
-                d -> new EntityKey.DeleteFile(tableId, d.getDeleteFileId()))
-            .stream()
-            .anyMatch(d -> d.getDataFileId() == target)) {
-      throw new InvalidArgumentException(
-          "delete file "
-              + Long.toUnsignedString(id)
-              + " targets data file "
-              + Long.toUnsignedString(target)
-              + ", which has a live delete file already: DuckLake deletes that one in the same"
-              + " commit when it replaces it");
-    }
-    if (staged.get(new EntityKey.DataFile(tableId, target), DataFileValue.class).isEmpty()) {
-      throw new NotFoundException(
-          ErrorCode.NOT_FOUND,
-          "delete file "
-              + Long.toUnsignedString(id)
-              + " targets data file "
-              + Long.toUnsignedString(target)
-              + ", which table "
-              + Long.toUnsignedString(tableId)
-              + " does not hold live");
-    }
-    DeleteFileValue.Builder value =
-        DeleteFileValue.newBuilder()
-            .setDeleteFileId(id)
-            .setTableId(tableId)
-            .setBeginSnapshot(begin)
-            .setDataFileId(target)
-            .setPath(required(r.path(), r, "path"))
-            .setPathIsRelative(required(r.pathIsRelative(), r, "path_is_relative"))
-            .setFormat(required(r.format(), r, "format"))
-            .setDeleteCount(required(r.deleteCount(), r, "delete_count"))
-            .setFileSizeBytes(required(r.fileSizeBytes(), r, "file_size_bytes"))
-            .setFooterSize(required(r.footerSize(), r, "footer_size"));
-    if (r.encryptionKey() != null) {
-      value.setEncryptionKey(r.encryptionKey());
-    }
-    if (r.partialMax() != null) {
-      value.setPartialMax(r.partialMax());
-    }
-    staged.put(new EntityKey.DeleteFile(tableId, id), value.build());
-  }
-
-  /**
-   * An end of a live data or delete file, as DuckLake writes it when a DELETE removes every row of
-   * a data file (the file is ended, not given a delete file; its delete file, if any, stays) or
-   * when it drops a table: the given row must be the stored one, the end this commit's snapshot. An
-   * ended data file counts as a file this commit deleted from, for conflicts.
-   */
-  private void endFile(StagedRows.End e, Set<List<Long>> endedKeys, Set<Long> targets) {
-    DuckLakeRow row = e.row();
-    if (e.endSnapshot() != n) {
-      throw new InvalidArgumentException(
-          StagedRowChecks.describe(e) + " ends it at " + e.endSnapshot() + ", not at " + n);
-    }
-    long tableId;
-    long id;
-    EntityKey key;
-    Optional<? extends com.google.protobuf.Message> stored;
-    boolean same;
-    if (row instanceof DataFileRow r) {
-      tableId = required(r.tableId(), r, "table_id");
-      id = required(r.dataFileId(), r, "data_file_id");
-      key = new EntityKey.DataFile(tableId, id);
-      Optional<DataFileValue> v = staged.get(key, DataFileValue.class);
-      stored = v;
-      same =
-          v.isPresent()
-              && Long.valueOf(v.get().getBeginSnapshot()).equals(r.beginSnapshot())
-              && v.get().getPath().equals(r.path())
-              && Long.valueOf(v.get().getRecordCount()).equals(r.recordCount());
-      targets.add(id);
-    } else {
-      DeleteFileRow r = (DeleteFileRow) row;
-      tableId = required(r.tableId(), r, "table_id");
-      id = required(r.deleteFileId(), r, "delete_file_id");
-      key = new EntityKey.DeleteFile(tableId, id);
-      Optional<DeleteFileValue> v = staged.get(key, DeleteFileValue.class);
-      stored = v;
-      same =
-          v.isPresent()
-              && Long.valueOf(v.get().getBeginSnapshot()).equals(r.beginSnapshot())
-              && v.get().getPath().equals(r.path())
-              && Long.valueOf(v.get().getDataFileId()).equals(r.dataFileId());
-    }
-    requireAbsent(
-        row instanceof DataFileRow d ? d.endSnapshot() : ((DeleteFileRow) row).endSnapshot(),
-        row,
-        "end_snapshot");
-    TableInfo table = liveTable(tableId, row);
-    refuseIndexed(table, "an end of a file");
-    if (stored.isEmpty()) {
-      throw new NotFoundException(
-          ErrorCode.NOT_FOUND,
-          StagedRowChecks.describe(e)
-              + " names file "
-              + Long.toUnsignedString(id)
-              + ", which table "
-              + Long.toUnsignedString(tableId)
-              + " does not hold live");
-    }
-    if (!same || !endedKeys.add(List.of(row instanceof DataFileRow ? 1L : 2L, tableId, id))) {
-      throw new InvalidArgumentException(
-          StagedRowChecks.describe(e)
-              + " for file "
-              + Long.toUnsignedString(id)
-              + " is not the row the lake holds, or is given twice");
-    }
-    staged.delete(key);
-  }
-
-  /** A new file id: drawn from this commit's range of {@code next_file_id}, once. */
-  private void checkNewFile(DuckLakeRow r, long id, SnapshotValue record, Set<Long> fileIds) {
-    if (Long.compareUnsigned(id, premiseRecord.getNextFileId()) < 0
-        || Long.compareUnsigned(id, record.getNextFileId()) >= 0) {
-      throw new InvalidArgumentException(
-          tableOf(r)
-              + " row with id "
-              + Long.toUnsignedString(id)
-              + ": this commit's file ids are "
-              + Long.toUnsignedString(premiseRecord.getNextFileId())
-              + " up to "
-              + Long.toUnsignedString(record.getNextFileId())
-              + ", not included");
-    }
-    if (!fileIds.add(id)) {
-      throw new InvalidArgumentException(
-          "file id " + Long.toUnsignedString(id) + " is inserted twice by this commit");
-    }
-  }
-
-  // ---- statistics ------------------------------------------------------------------------------
+  // ---- statistics --------------------------------------------------------------
 
   private void insertFileStats(FileColumnStatsRow r, Set<List<Long>> seen) {
     long tableId = required(r.tableId(), r, "table_id");
@@ -631,7 +356,7 @@ public final class StagedTranslation {
               + Long.toUnsignedString(tableId)
               + " does not hold live");
     }
-    liveColumn(tableId, columnId, r);
+    liveness.liveColumn(tableId, columnId, r);
     FileColumnStatsValue.Builder value =
         FileColumnStatsValue.newBuilder()
             .setDataFileId(fileId)
@@ -658,7 +383,7 @@ public final class StagedTranslation {
   private void overwriteTableStats(TableStatsRow r, Set<List<Long>> seen) {
     long tableId = required(r.tableId(), r, "table_id");
     once(seen, List.of(2L, tableId), r);
-    liveTable(tableId, r);
+    liveness.liveTable(tableId, r);
     staged.put(
         new EntityKey.TableStats(tableId),
         TableStatsValue.newBuilder()
@@ -673,8 +398,8 @@ public final class StagedTranslation {
     long tableId = required(r.tableId(), r, "table_id");
     long columnId = required(r.columnId(), r, "column_id");
     once(seen, List.of(3L, tableId, columnId), r);
-    liveTable(tableId, r);
-    liveColumn(tableId, columnId, r);
+    liveness.liveTable(tableId, r);
+    liveness.liveColumn(tableId, columnId, r);
     TableColumnStatsValue.Builder value =
         TableColumnStatsValue.newBuilder().setTableId(tableId).setColumnId(columnId);
     if (r.containsNull() != null) {
@@ -693,54 +418,5 @@ public final class StagedTranslation {
       value.setExtraStats(r.extraStats());
     }
     staged.put(new EntityKey.TableColumnStats(tableId, columnId), value.build());
-  }
-
-  // ---- what the base holds ---------------------------------------------------------------------
-
-  /** The base's live table, or null for one this commit creates (it has no indexes). */
-  private TableInfo liveTable(long tableId, DuckLakeRow r) {
-    if (creation.creates(tableId)) {
-      return null;
-    }
-    return premise
-        .table(tableId)
-        .orElseThrow(
-            () ->
-                new NotFoundException(
-                    ErrorCode.NOT_FOUND,
-                    tableOf(r)
-                        + " row names table "
-                        + Long.toUnsignedString(tableId)
-                        + ", which the base does not hold live"));
-  }
-
-  private void liveColumn(long tableId, long columnId, DuckLakeRow r) {
-    if (!creation.createsColumn(tableId, columnId)
-        && premise.columns(tableId).stream().noneMatch(c -> c.columnId() == columnId)) {
-      throw new NotFoundException(
-          ErrorCode.NOT_FOUND,
-          tableOf(r)
-              + " row names column "
-              + Long.toUnsignedString(columnId)
-              + ", which table "
-              + Long.toUnsignedString(tableId)
-              + " does not have");
-    }
-  }
-
-  /** Files of a table with equality indexes need their entries, which this door derives not yet. */
-  private void refuseIndexed(TableInfo table, String what) {
-    if (table == null) {
-      return;
-    }
-    List<IndexInfo> indexes = premise.indexes(table.tableId());
-    if (!indexes.isEmpty()) {
-      throw new IndexedTableException(
-          "commitStaged (" + what + ")",
-          table.tableId(),
-          premise.schema(table.schemaId()).map(s -> s.name()).orElse("?"),
-          table.name(),
-          indexes.stream().map(IndexInfo::name).toList());
-    }
   }
 }
