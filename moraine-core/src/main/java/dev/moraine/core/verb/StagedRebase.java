@@ -91,6 +91,10 @@ final class StagedRebase {
       // At the head, nothing to move; past it, the translation refuses.
       return rows;
     }
+    if (StagedOptions.onlyOptions(rows.ops())) {
+      // Options are last-write-wins and derive nothing from the head: as good against it.
+      return new StagedRows(head.getSnapshotId(), rows.ops());
+    }
     return new StagedRebase(premise, head, rows).run();
   }
 

@@ -110,6 +110,25 @@ public final class StagedTranslation {
               + Long.toUnsignedString(head)
               + " landed since: a conflict with a concurrent commit; read the catalog again");
     }
+    if (StagedOptions.onlyOptions(rows.ops())) {
+      StagedOptions.apply(staged, rows.ops());
+      return new Draft(
+          staged.changes(),
+          List.of(),
+          ChangeSet.empty(),
+          List.of(),
+          List.of(),
+          false,
+          premiseRecord.getNextCatalogId(),
+          premiseRecord.getNextFileId(),
+          Optional.empty(),
+          Optional.empty(),
+          Optional.empty(),
+          new InlineWrites(),
+          new dev.moraine.core.kv.WriteBatch(),
+          new CompactionWrites(),
+          MaintenanceWrites.NONE);
+    }
     SnapshotRow snapshot = null;
     SnapshotChangesRow changes = null;
     List<DataFileRow> files = new ArrayList<>();
@@ -174,8 +193,8 @@ public final class StagedTranslation {
     }
     if (snapshot == null || changes == null) {
       throw new InvalidArgumentException(
-          "a commit without its ducklake_snapshot and ducklake_snapshot_changes rows (options,"
-              + " expiry, cleanup) is not taken by the staged-row door yet");
+          "a commit without its ducklake_snapshot and ducklake_snapshot_changes rows is taken by"
+              + " the staged-row door for options only (not yet for expiry or cleanup)");
     }
     n = head + 1;
     creation = new StagedTableCreation(staged, n);

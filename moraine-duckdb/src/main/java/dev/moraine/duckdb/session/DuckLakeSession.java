@@ -17,6 +17,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -205,8 +206,8 @@ public final class DuckLakeSession implements AutoCloseable {
     if (inTransaction) {
       return;
     }
-    long staged = stagingHead();
-    if (staged == base) {
+    // A commit made a snapshot, or (set_option) changed options without one.
+    if (stagingHead() == base && !optionsChanged()) {
       return;
     }
     try {
@@ -256,6 +257,23 @@ public final class DuckLakeSession implements AutoCloseable {
     deleteQuietly(file);
     deleteQuietly(file.resolveSibling(file.getFileName() + ".wal"));
     file = null;
+  }
+
+  /** Whether {@code ducklake_metadata} differs from the export's: a set_option mints nothing. */
+  private boolean optionsChanged() throws SQLException {
+    List<Map<String, Object>> now = new ArrayList<>();
+    try (Statement st = duckdb.createStatement();
+        ResultSet rs = st.executeQuery("SELECT * FROM " + METADATA + ".ducklake_metadata")) {
+      ResultSetMetaData meta = rs.getMetaData();
+      while (rs.next()) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        for (int i = 1; i <= meta.getColumnCount(); i++) {
+          row.put(meta.getColumnLabel(i), rs.getObject(i));
+        }
+        now.add(row);
+      }
+    }
+    return !new HashSet<>(now).equals(new HashSet<>(exported.byTable().get("ducklake_metadata")));
   }
 
   private long stagingHead() throws SQLException {

@@ -112,7 +112,11 @@ class DuckLakeSessionTest {
             "UPDATE t SET b = 'again' WHERE a IN (30, 31)",
             "CREATE TABLE u (x INTEGER, y VARCHAR, z STRUCT(p INTEGER, q DOUBLE))",
             "INSERT INTO u VALUES (1, 'one', {'p': 1, 'q': 1.5}), (2, NULL, NULL)",
-            "CREATE TABLE w AS SELECT a, b FROM t WHERE a BETWEEN 40 AND 60");
+            "CREATE TABLE w AS SELECT a, b FROM t WHERE a BETWEEN 40 AND 60",
+            "CALL lake.set_option('parquet_compression', 'zstd')",
+            "CALL lake.set_option('parquet_row_group_size', '1000', table_name => 't')",
+            "CALL lake.set_option('parquet_compression', 'snappy')",
+            "INSERT INTO t VALUES (77, 'after options')");
     try (DuckLakeSession session = DuckLakeSession.open(catalog, dir.resolve("staging"))) {
       for (String sql : script) {
         stock.execute(sql);
@@ -125,9 +129,10 @@ class DuckLakeSessionTest {
           assertEquals(stock.query(q), session.query(q), q + " after " + sql);
         }
       }
-      // BEGIN ... COMMIT landed as one snapshot, like every other statement.
+      // BEGIN ... COMMIT landed as one snapshot, like every other statement; set_option mints
+      // none (its commit answers the head it left as it was).
       assertEquals(
-          List.of(4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L, 12L, 13L, 14L),
+          List.of(4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L, 12L, 13L, 14L, 14L, 14L, 14L, 15L),
           session.landedSnapshots(),
           "one snapshot per commit");
       String q = "SELECT count(*) AS n, sum(a) AS s, min(b) AS lo FROM w";
@@ -135,7 +140,7 @@ class DuckLakeSessionTest {
     }
     // Time travel in DuckDB over the lake's snapshots: the session reads through its export.
     try (DuckLakeSession again = DuckLakeSession.open(catalog, dir.resolve("staging2"))) {
-      for (long v = 4; v <= 14; v++) {
+      for (long v = 4; v <= 15; v++) {
         String q = "SELECT count(*) AS n, sum(a) AS s FROM t AT (VERSION => " + v + ")";
         assertEquals(stock.query(q), again.query(q), q);
       }
