@@ -8,12 +8,17 @@ import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.StagedRows;
 import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.proto.DeleteFileValue;
+import dev.moraine.core.keyspace.proto.GcFileValue;
+import dev.moraine.core.keyspace.proto.SchemaValue;
+import dev.moraine.core.keyspace.proto.TableValue;
 import dev.moraine.ducklake.rows.DeleteFileRow;
 import dev.moraine.ducklake.rows.FilesScheduledForDeletionRow;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The staged-row door's side of DuckLake replacing a delete file (RFC 0006 §10, §13): a second
@@ -32,8 +37,14 @@ final class StagedFileRemovals {
   /** (table, data file) -> the delete file of it this commit removed. */
   private final Map<List<Long>, DeleteFileValue> replaced = new HashMap<>();
 
-  /** Delete file id -> whether a schedule row named it. */
-  private final Map<Long, Boolean> scheduled = new HashMap<>();
+  /** Delete file id -> the schedule record stock writes for it (its path from the data path). */
+  private final Map<Long, GcFileValue> expected = new HashMap<>();
+
+  /** Delete file ids a schedule row named. */
+  private final Set<Long> scheduled = new HashSet<>();
+
+  /** (table, data file) of the replacements inserted. */
+  private final Set<List<Long>> replacements = new HashSet<>();
 
   StagedFileRemovals(StagedEntities staged) {
     this.staged = staged;
@@ -77,25 +88,67 @@ final class StagedFileRemovals {
               + Long.toUnsignedString(id)
               + " is not of the row the lake holds, or is given twice");
     }
+    TableValue table =
+        staged
+            .get(new EntityKey.Table(tableId), TableValue.class)
+            .orElseThrow(() -> new NotFoundException(ErrorCode.NOT_FOUND, "table " + tableId));
+    SchemaValue schema =
+        staged
+            .get(new EntityKey.Schema(table.getSchemaId()), SchemaValue.class)
+            .orElseThrow(
+                () -> new NotFoundException(ErrorCode.NOT_FOUND, "schema " + table.getSchemaId()));
+    expected.put(
+        id, SchedulePaths.of(schema, table, id, v.getPath(), v.getPathIsRelative()).build());
     staged.delete(key);
     writes.removeWithoutHistory(key);
-    scheduled.put(id, false);
   }
 
   /** A schedule row for a delete file this commit removed: the file cleanup deletes it later. */
   void schedule(FilesScheduledForDeletionRow r) {
     long id = required(r.dataFileId(), r, "data_file_id");
-    Boolean before = scheduled.get(id);
-    if (before == null || before) {
+    GcFileValue file = expected.get(id);
+    if (file == null || !scheduled.add(id)) {
       throw new InvalidArgumentException(
           "ducklake_files_scheduled_for_deletion row for file "
               + Long.toUnsignedString(id)
               + ": the staged-row door takes a schedule only for a delete file the same commit"
               + " deletes, once");
     }
-    scheduled.put(id, true);
-    writes.schedule(
-        id, required(r.path(), r, "path"), required(r.pathIsRelative(), r, "path_is_relative"));
+    if (!file.getPath().equals(r.path())
+        || !Boolean.valueOf(file.getPathIsRelative()).equals(r.pathIsRelative())) {
+      throw new InvalidArgumentException(
+          "ducklake_files_scheduled_for_deletion row for file "
+              + Long.toUnsignedString(id)
+              + " names "
+              + r.path()
+              + ", not the file's own path "
+              + file.getPath());
+    }
+    writes.schedule(id, file.getPath(), file.getPathIsRelative());
+  }
+
+  /** A new delete file of {@code dataFileId} replaces the one this commit removed. */
+  void replacedBy(long tableId, long dataFileId) {
+    replacements.add(List.of(tableId, dataFileId));
+  }
+
+  /**
+   * Checks that every delete file this commit removed was replaced and scheduled, as DuckLake
+   * replaces one: a removal alone would bring its deleted rows back in every snapshot.
+   */
+  void requireComplete() {
+    for (Map.Entry<List<Long>, DeleteFileValue> e : replaced.entrySet()) {
+      long id = e.getValue().getDeleteFileId();
+      if (!replacements.contains(e.getKey()) || !scheduled.contains(id)) {
+        throw new InvalidArgumentException(
+            "delete file "
+                + Long.toUnsignedString(id)
+                + " is deleted without a new delete file of data file "
+                + Long.toUnsignedString(e.getKey().get(1))
+                + " and its ducklake_files_scheduled_for_deletion row: the door takes a delete"
+                + " file's removal only as DuckLake's replacement of it");
+      }
+    }
   }
 
   /** The delete file of {@code dataFileId} this commit removed, if it did. */

@@ -166,6 +166,7 @@ final class StagedFileRows {
     // A replacement of a delete file this commit removed is backdated to the removed one's begin
     // and marks this snapshot as the last whose deletions it holds; any other begins here.
     Optional<DeleteFileValue> replacing = removals.replaced(tableId, target);
+    replacing.ifPresent(old -> removals.replacedBy(tableId, target));
     long expectedBegin = replacing.map(DeleteFileValue::getBeginSnapshot).orElse(n);
     // Its partial_max is the snapshot DuckLake stamped the new deletions with inside the file:
     // this one, or the one it was authored for when the rows were rebased (StagedRebase).

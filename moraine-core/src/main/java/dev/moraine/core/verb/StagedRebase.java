@@ -5,11 +5,13 @@ import static dev.moraine.core.verb.StagedRowChecks.required;
 import dev.moraine.core.catalog.CommitConflictException;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.StagedRows;
-import dev.moraine.core.catalog.model.ColumnStats;
+import dev.moraine.core.catalog.model.NewFileColumnStats;
 import dev.moraine.core.catalog.model.TableStats;
 import dev.moraine.core.inline.FileStatsMerge;
+import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.proto.ColumnValue;
 import dev.moraine.core.keyspace.proto.SnapshotValue;
+import dev.moraine.core.keyspace.proto.TableColumnStatsValue;
 import dev.moraine.core.view.CatalogReads;
 import dev.moraine.core.view.InterveningChanges;
 import dev.moraine.core.view.SnapshotView;
@@ -25,10 +27,14 @@ import dev.moraine.ducklake.rows.SnapshotRow;
 import dev.moraine.ducklake.rows.TableColumnStatsRow;
 import dev.moraine.ducklake.rows.TableStatsRow;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The staged-row door's rebase (RFC 0006 §14): rows DuckLake authored against a snapshot older than
@@ -69,6 +75,12 @@ final class StagedRebase {
   private long fileShift;
   private final Map<Long, Long> rowShift = new HashMap<>();
 
+  /** The furthest a base may be behind the head and still be rebased. */
+  static final long MAX_DISTANCE = 1000;
+
+  /** Data file id (as authored) -> column id -> the file's statistics row. */
+  private final Map<Long, Map<Long, FileColumnStatsRow>> fileStats = new HashMap<>();
+
   private StagedRebase(SnapshotView premise, SnapshotValue head, StagedRows rows) {
     this.premise = premise;
     this.head = head;
@@ -108,14 +120,17 @@ final class StagedRebase {
         throw new InvalidArgumentException("a staged row operation is null");
       }
       DuckLakeRow row = op.row();
-      if (op instanceof StagedRows.Delete && row instanceof DeleteFileRow) {
+      if (op instanceof StagedRows.Delete && row instanceof DeleteFileRow d) {
         // A delete file of the base, replaced: its id does not move.
+        deleted.add(required(d.dataFileId(), d, "data_file_id"));
         continue;
       }
       if (op instanceof StagedRows.End) {
         if (row instanceof DataFileRow f) {
           deleted.add(required(f.dataFileId(), f, "data_file_id"));
-        } else if (!(row instanceof DeleteFileRow)) {
+        } else if (row instanceof DeleteFileRow d) {
+          deleted.add(required(d.dataFileId(), d, "data_file_id"));
+        } else {
           throw lost(
               "a commit holding "
                   + StagedRowChecks.describe(op)
@@ -146,6 +161,17 @@ final class StagedRebase {
     SnapshotValue baseRecord = premise.loadFor(v -> CatalogReads.readSnapshot(v, base));
     if (baseRecord == null) {
       throw lost("snapshot " + Long.toUnsignedString(base) + ", its base, is no longer held");
+    }
+    if (head.getSnapshotId() - base > MAX_DISTANCE) {
+      // Judging it reads every snapshot record since, on the commit thread: bounded.
+      throw lost("its base is more than " + MAX_DISTANCE + " snapshots behind the head");
+    }
+    if (required(changes.snapshotId(), changes, "snapshot_id") != stamped) {
+      throw new InvalidArgumentException(
+          "the ducklake_snapshot_changes row is for snapshot "
+              + changes.snapshotId()
+              + ", the ducklake_snapshot row for "
+              + stamped);
     }
     if (required(snapshot.snapshotId(), snapshot, "snapshot_id") != stamped) {
       throw new InvalidArgumentException(
@@ -180,6 +206,13 @@ final class StagedRebase {
       throw new CommitConflictException(conflict);
     }
 
+    for (StagedRows.Op op : rows.ops()) {
+      if (op.row() instanceof FileColumnStatsRow st) {
+        fileStats
+            .computeIfAbsent(required(st.dataFileId(), st, "data_file_id"), k -> new HashMap<>())
+            .put(required(st.columnId(), st, "column_id"), st);
+      }
+    }
     Map<Long, TableStatsRow> tableStats = new HashMap<>();
     for (StagedRows.Op op : rows.ops()) {
       if (op.row() instanceof TableStatsRow t) {
@@ -203,6 +236,12 @@ final class StagedRebase {
                 + " moved by");
       }
       long baseNext = required(given.nextRowId(), given, "next_row_id") - e.getValue();
+      if (baseNext < 0) {
+        throw new InvalidArgumentException(
+            "table "
+                + Long.toUnsignedString(e.getKey())
+                + "'s next_row_id is below the rows this commit adds to it");
+      }
       rowShift.put(e.getKey(), nextRowId(e.getKey()) - baseNext);
     }
     for (Long tableId : tableStats.keySet()) {
@@ -221,8 +260,21 @@ final class StagedRebase {
         moved.add(new StagedRows.End(e.row(), snapshot(e.endSnapshot())));
       } else if (op instanceof StagedRows.Delete) {
         moved.add(op);
+      } else if (op.row() instanceof TableColumnStatsRow c) {
+        if (!appended.containsKey(c.tableId())) {
+          throw lost(
+              "it rewrites table "
+                  + Long.toUnsignedString(c.tableId())
+                  + "'s column statistics without adding rows to it");
+        }
+        // Re-derived below, from the head's and this commit's files.
       } else {
         moved.add(new StagedRows.Insert(move(op.row(), appended, bytes)));
+      }
+    }
+    for (long tableId : appended.keySet()) {
+      for (TableColumnStatsRow c : derivedColumnStats(tableId, files)) {
+        moved.add(new StagedRows.Insert(c));
       }
     }
     return new StagedRows(head.getSnapshotId(), moved);
@@ -321,42 +373,93 @@ final class StagedRebase {
           nextRowId(t.tableId()) + rows,
           (now == null ? 0 : now.fileSizeBytes()) + bytes.get(t.tableId()));
     }
-    return mergedColumnStats((TableColumnStatsRow) row);
+    throw new IllegalStateException("not moved here: " + row);
   }
 
   /**
-   * The commit's statistics of a column merged with the head's: nulls and NaNs once seen stay seen,
-   * the lower minimum and the higher maximum stand, compared by the column's type. A bound one side
-   * does not know (it saw only nulls) is the other side's.
+   * Table {@code tableId}'s column statistics after this commit's files, derived as DuckLake
+   * derives them when it re-drives the commit: the head's records, each file's statistics merged
+   * in, in row id order, by the rules the verb path shares with stock ({@link FileStatsMerge}): a
+   * table that held no rows and has no records starts them; a column with a record takes each
+   * file's values; a column without one in a table that held rows keeps none.
    */
-  private TableColumnStatsRow mergedColumnStats(TableColumnStatsRow mine) {
-    long tableId = required(mine.tableId(), mine, "table_id");
-    long columnId = required(mine.columnId(), mine, "column_id");
-    ColumnStats now = premise.columnStats(tableId, columnId).orElse(null);
-    if (now == null) {
-      return mine;
-    }
-    if (now.extraStats().isPresent()
-        && mine.extraStats() != null
-        && !now.extraStats().get().equals(mine.extraStats())) {
-      throw lost(column(tableId, columnId) + " has extra statistics this library cannot merge");
-    }
+  private List<TableColumnStatsRow> derivedColumnStats(long tableId, List<DataFileRow> files) {
     List<ColumnValue> columns =
         premise.recordsOf(
             dev.moraine.core.keyspace.key.EntityKind.COLUMN, tableId, ColumnValue.class);
-    ColumnValue column =
-        columns.stream().filter(c -> c.getColumnId() == columnId).findFirst().orElse(null);
-    if (column == null) {
-      throw lost(column(tableId, columnId) + " is gone at the head");
+    Set<Long> parents = new HashSet<>();
+    columns.forEach(
+        c -> {
+          if (c.hasParentColumn()) {
+            parents.add(c.getParentColumn());
+          }
+        });
+    Map<Long, TableColumnStatsValue> records = new java.util.TreeMap<>();
+    for (ColumnValue c : columns) {
+      premise
+          .recordOf(
+              new EntityKey.TableColumnStats(tableId, c.getColumnId()), TableColumnStatsValue.class)
+          .ifPresent(v -> records.put(c.getColumnId(), v));
     }
-    return new TableColumnStatsRow(
-        tableId,
-        columnId,
-        either(now.containsNull().orElse(null), mine.containsNull()),
-        either(now.containsNan().orElse(null), mine.containsNan()),
-        bound(column, columns, now.minValue().orElse(null), mine.minValue(), -1),
-        bound(column, columns, now.maxValue().orElse(null), mine.maxValue(), 1),
-        mine.extraStats() != null ? mine.extraStats() : now.extraStats().orElse(null));
+    List<DataFileRow> mine =
+        files.stream()
+            .filter(f -> f.tableId() == tableId)
+            .sorted(Comparator.comparing(f -> f.rowIdStart() == null ? 0L : f.rowIdStart()))
+            .toList();
+    Long shift = rowShift.get(tableId);
+    for (DataFileRow f : mine) {
+      long start = (f.rowIdStart() == null ? 0 : f.rowIdStart()) + (shift == null ? 0 : shift);
+      boolean starts = start == 0 && records.isEmpty();
+      Map<Long, FileColumnStatsRow> byColumn = fileStats.getOrDefault(f.dataFileId(), Map.of());
+      for (ColumnValue c : columns) {
+        if (parents.contains(c.getColumnId())) {
+          continue;
+        }
+        TableColumnStatsValue before = records.get(c.getColumnId());
+        FileColumnStatsRow st = byColumn.get(c.getColumnId());
+        if (st == null) {
+          if (before != null) {
+            throw lost(
+                column(tableId, c.getColumnId())
+                    + " has no statistics in data file "
+                    + Long.toUnsignedString(f.dataFileId()));
+          }
+          continue;
+        }
+        if (before == null && !starts) {
+          continue;
+        }
+        records.put(
+            c.getColumnId(),
+            FileStatsMerge.merge(
+                tableId,
+                c,
+                columns,
+                before,
+                new NewFileColumnStats(
+                    c.getColumnId(),
+                    required(st.columnSizeBytes(), st, "column_size_bytes"),
+                    required(st.valueCount(), st, "value_count"),
+                    required(st.nullCount(), st, "null_count"),
+                    Optional.ofNullable(st.minValue()),
+                    Optional.ofNullable(st.maxValue()),
+                    Optional.ofNullable(st.containsNan()),
+                    Optional.ofNullable(st.extraStats()))));
+      }
+    }
+    List<TableColumnStatsRow> out = new ArrayList<>();
+    for (TableColumnStatsValue v : records.values()) {
+      out.add(
+          new TableColumnStatsRow(
+              tableId,
+              v.getColumnId(),
+              v.hasContainsNull() ? v.getContainsNull() : null,
+              v.hasContainsNan() ? v.getContainsNan() : null,
+              v.hasMinValue() ? v.getMinValue() : null,
+              v.hasMaxValue() ? v.getMaxValue() : null,
+              v.hasExtraStats() ? v.getExtraStats() : null));
+    }
+    return out;
   }
 
   private static String column(long tableId, long columnId) {
@@ -366,38 +469,21 @@ final class StagedRebase {
         + Long.toUnsignedString(tableId);
   }
 
-  private static Boolean either(Boolean a, Boolean b) {
-    if (a == null) {
-      return b;
-    }
-    if (b == null) {
-      return a;
-    }
-    return a || b;
-  }
-
-  /** The lower ({@code side} -1) or higher ({@code side} 1) of two bounds, either may be null. */
-  private static String bound(
-      ColumnValue column, List<ColumnValue> columns, String a, String b, int side) {
-    if (a == null) {
-      return b;
-    }
-    if (b == null) {
-      return a;
-    }
-    return FileStatsMerge.compareBounds(column, columns, b, a) * side > 0 ? b : a;
-  }
-
   private long nextRowId(long tableId) {
     return premise.tableStats(tableId).map(TableStats::nextRowId).orElse(0L);
   }
 
   /** A file id of this commit's range moved by the head's advance; any other as it is. */
   private Long file(Long id) {
-    if (id == null
-        || Long.compareUnsigned(id, fileFrom) < 0
-        || Long.compareUnsigned(id, fileTo) >= 0) {
+    if (id == null || Long.compareUnsigned(id, fileFrom) < 0) {
       return id;
+    }
+    if (Long.compareUnsigned(id, fileTo) >= 0) {
+      throw new InvalidArgumentException(
+          "file id "
+              + Long.toUnsignedString(id)
+              + " was not drawn from next_file_id, which the commit advances to "
+              + Long.toUnsignedString(fileTo));
     }
     return id + fileShift;
   }

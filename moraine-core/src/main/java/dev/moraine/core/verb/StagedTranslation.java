@@ -86,7 +86,22 @@ public final class StagedTranslation {
     if (rows == null) {
       throw new InvalidArgumentException("the staged rows must not be null");
     }
-    return new StagedTranslation(premise, premiseRecord).run(rows);
+    try {
+      return new StagedTranslation(premise, premiseRecord).run(rows);
+    } catch (NotFoundException gone) {
+      if (Long.compareUnsigned(rows.baseSnapshotId(), premiseRecord.getSnapshotId()) < 0) {
+        // Rows authored against an older snapshot name what a commit since took away: the race
+        // is lost, and DuckLake's re-drive against the head decides what remains.
+        throw new CommitConflictException(
+            "commit conflict: the rows were authored against snapshot "
+                + Long.toUnsignedString(rows.baseSnapshotId())
+                + " and "
+                + gone.getMessage()
+                + " at the head "
+                + Long.toUnsignedString(premiseRecord.getSnapshotId()));
+      }
+      throw gone;
+    }
   }
 
   private Draft run(StagedRows authored) {
@@ -244,6 +259,7 @@ public final class StagedTranslation {
       fileRows.insertDeleteFile(r, record, fileIds, targeted);
       targets.add(r.dataFileId());
     }
+    this.removals.requireComplete();
     Set<List<Long>> seen = new HashSet<>();
     for (FileColumnStatsRow r : fileStats) {
       insertFileStats(r, seen);

@@ -15,6 +15,8 @@ import dev.moraine.core.rows.DuckLakeRowSet;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
 import dev.moraine.duckdb.session.CommitCapture;
 import dev.moraine.ducklake.rows.DataFileRow;
+import dev.moraine.ducklake.rows.DeleteFileRow;
+import dev.moraine.ducklake.rows.FilesScheduledForDeletionRow;
 import dev.moraine.ducklake.rows.SnapshotChangesRow;
 import dev.moraine.ducklake.rows.SnapshotRow;
 import dev.moraine.ducklake.rows.TableRow;
@@ -94,10 +96,50 @@ class StagedFileCommitsDifferentialTest {
     StagedRows delete = step("DELETE FROM t WHERE a < 10");
     // A second DELETE from the same file: DuckLake deletes its delete file outright, schedules it,
     // and writes a new one of every deleted position backdated to the old one's begin.
-    StagedRows replace = step("DELETE FROM t WHERE a BETWEEN 10 AND 14");
+    long before = lakes.catalog.head().snapshotId();
+    CommitCapture.Rows was = StagedCapture.read(stock);
+    stock.execute("DELETE FROM t WHERE a BETWEEN 10 AND 14");
+    StagedRows replace = StagedCapture.between(before, was, StagedCapture.read(stock));
     assertTrue(
         replace.ops().stream().anyMatch(o -> o instanceof StagedRows.Delete),
         "the old delete file is deleted: " + replace.ops());
+    // The replacement is taken whole or not at all: without its new delete file (the old one's
+    // deletions would come back in every snapshot), without its schedule, or with a schedule of
+    // another path, it is refused and nothing is written.
+    Head beforeHead = lakes.catalog.head();
+    for (java.util.function.Predicate<StagedRows.Op> drop :
+        List.<java.util.function.Predicate<StagedRows.Op>>of(
+            o -> o instanceof StagedRows.Insert && o.row() instanceof DeleteFileRow,
+            o -> o.row() instanceof FilesScheduledForDeletionRow)) {
+      StagedRows partial =
+          new StagedRows(before, replace.ops().stream().filter(drop.negate()).toList());
+      InvalidArgumentException refused =
+          assertThrows(InvalidArgumentException.class, () -> lakes.catalog.commitStaged(partial));
+      assertTrue(refused.getMessage().contains("replacement"), refused.getMessage());
+      assertEquals(beforeHead, lakes.catalog.head());
+    }
+    StagedRows elsewhere =
+        new StagedRows(
+            before,
+            replace.ops().stream()
+                .map(
+                    o ->
+                        o.row() instanceof FilesScheduledForDeletionRow f
+                            ? (StagedRows.Op)
+                                new StagedRows.Insert(
+                                    new FilesScheduledForDeletionRow(
+                                        f.dataFileId(),
+                                        "main/t/some-data-file.parquet",
+                                        f.pathIsRelative(),
+                                        f.scheduleStart()))
+                            : o)
+                .toList());
+    InvalidArgumentException wrongPath =
+        assertThrows(InvalidArgumentException.class, () -> lakes.catalog.commitStaged(elsewhere));
+    assertTrue(wrongPath.getMessage().contains("not the file's own path"), wrongPath.getMessage());
+    assertEquals(beforeHead, lakes.catalog.head());
+    assertEquals(before + 1, lakes.catalog.commitStaged(replace));
+    assertEquals(List.of(), RowComparison.differences(stock, lakes.ours()), "the replacement");
     // A second delete file for that data file, as if the first were not there: DuckLake replaces
     // the first instead (RFC 0006 §10), which this door does not take yet; refused, nothing
     // written.
@@ -119,10 +161,10 @@ class StagedFileCommitsDifferentialTest {
         again.add(
             new StagedRows.Insert(
                 new SnapshotChangesRow(head.snapshotId() + 1, c.changesMade(), null, null, null)));
-      } else if (i.row() instanceof dev.moraine.ducklake.rows.DeleteFileRow d) {
+      } else if (i.row() instanceof DeleteFileRow d) {
         again.add(
             new StagedRows.Insert(
-                new dev.moraine.ducklake.rows.DeleteFileRow(
+                new DeleteFileRow(
                     nextFileId,
                     d.tableId(),
                     head.snapshotId() + 1,

@@ -106,6 +106,17 @@ class StagedRebaseDifferentialTest {
   }
 
   @Test
+  void anAppendWithinBoundsAnotherAppendWidened_keepsTheWiderBounds() throws Exception {
+    // B's values lie inside what A's widened the table to: the head's bounds stand, as stock's
+    // re-drive leaves them (B's own statistics rows, authored against the base, are narrower).
+    race(
+        "INSERT INTO t VALUES (1000, 'zzz'), (-50, 'aaa'), (3, NULL)",
+        null,
+        "INSERT INTO t VALUES (7, 'm')",
+        false);
+  }
+
+  @Test
   void appendsToTwoTables_areRebasedAsStockRedrivesThem() throws Exception {
     race(
         "INSERT INTO p VALUES ('x', 7), ('z', 9)",
