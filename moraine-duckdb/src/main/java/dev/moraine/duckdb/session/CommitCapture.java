@@ -252,12 +252,41 @@ public final class CommitCapture {
       while (rs.next()) {
         Map<String, Object> row = new LinkedHashMap<>();
         for (int i = 1; i <= meta.getColumnCount(); i++) {
-          row.put(meta.getColumnLabel(i), rs.getObject(i));
+          row.put(meta.getColumnLabel(i), comparable(rs.getObject(i)));
         }
         out.add(Collections.unmodifiableMap(row));
       }
       return out;
     }
+  }
+
+  /**
+   * A value that compares by content: DuckDB's JDBC arrays, structs and blobs compare by identity,
+   * so a nested value read twice would differ from itself.
+   */
+  private static Object comparable(Object v) throws SQLException {
+    if (v instanceof java.sql.Array a) {
+      Object[] items = (Object[]) a.getArray();
+      List<Object> out = new ArrayList<>(items.length);
+      for (Object item : items) {
+        out.add(comparable(item));
+      }
+      return out;
+    }
+    if (v instanceof java.sql.Struct st) {
+      List<Object> out = new ArrayList<>();
+      for (Object item : st.getAttributes()) {
+        out.add(comparable(item));
+      }
+      return out;
+    }
+    if (v instanceof java.sql.Blob b) {
+      return java.util.HexFormat.of().formatHex(b.getBytes(1, (int) b.length()));
+    }
+    if (v instanceof byte[] bytes) {
+      return java.util.HexFormat.of().formatHex(bytes);
+    }
+    return v;
   }
 
   private static String quote(String identifier) {

@@ -20,7 +20,6 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -93,6 +92,9 @@ public final class DuckLakeSession implements AutoCloseable {
   private boolean inTransaction;
   private boolean closed;
 
+  /** Why the session cannot go on, once it cannot; null while it can. */
+  private String broken;
+
   private DuckLakeSession(Catalog catalog, Path directory, Connection duckdb) {
     this.catalog = catalog;
     this.directory = directory;
@@ -147,14 +149,14 @@ public final class DuckLakeSession implements AutoCloseable {
    *     ...); the staging catalog is exported afresh from the lake either way
    */
   public synchronized void execute(String sql) throws SQLException {
-    before(sql);
+    String word = before(sql);
     run(sql);
-    after(sql);
+    after(word);
   }
 
   /** Runs a query and returns its rows, each a map from column label to value, in order. */
   public synchronized List<Map<String, Object>> query(String sql) throws SQLException {
-    before(sql);
+    String word = before(sql);
     List<Map<String, Object>> out;
     try (Statement st = duckdb.createStatement();
         ResultSet rs = st.executeQuery(sql)) {
@@ -168,7 +170,7 @@ public final class DuckLakeSession implements AutoCloseable {
         out.add(Collections.unmodifiableMap(row));
       }
     }
-    after(sql);
+    after(word);
     return Collections.unmodifiableList(out);
   }
 
@@ -182,25 +184,31 @@ public final class DuckLakeSession implements AutoCloseable {
     return base;
   }
 
-  private void before(String sql) throws SQLException {
-    if (closed) {
-      throw new SQLException("the session is closed");
+  /** Checks the statement and readies the staging catalog; returns its first keyword. */
+  private String before(String sql) throws SQLException {
+    if (closed || broken != null) {
+      throw new SQLException(
+          closed ? "the session is closed" : "the session is broken (" + broken + "); close it");
     }
+    String word = SessionStatements.check(sql);
     if (!inTransaction && catalog.head().snapshotId() != base) {
       refresh();
     }
-    String word = firstWord(sql);
     if (word.equals("BEGIN") || word.equals("START")) {
       inTransaction = true;
     }
+    return word;
   }
 
-  private void after(String sql) throws SQLException {
-    String word = firstWord(sql);
-    if (word.equals("COMMIT")
-        || word.equals("END")
-        || word.equals("ROLLBACK")
-        || word.equals("ABORT")) {
+  /**
+   * After a statement DuckDB ran: hands the commit it made, if any, to the lake, and exports the
+   * lake afresh. The commit's own refusal is thrown as it is; a failure to export afresh after it
+   * breaks the session, with what became of the commit in the message.
+   */
+  private void after(String word) throws SQLException {
+    if (SessionStatements.controlsTransaction(word)
+        && !word.equals("BEGIN")
+        && !word.equals("START")) {
       inTransaction = false;
     }
     if (inTransaction) {
@@ -210,11 +218,33 @@ public final class DuckLakeSession implements AutoCloseable {
     if (stagingHead() == base && !optionsChanged()) {
       return;
     }
+    RuntimeException refused = null;
+    Long landedAs = null;
     try {
       StagedRows rows = CommitCapture.between(base, exported, CommitCapture.read(duckdb, METADATA));
-      landed.add(catalog.commitStaged(rows));
-    } finally {
+      landedAs = catalog.commitStaged(rows);
+      landed.add(landedAs);
+    } catch (RuntimeException e) {
+      refused = e;
+    }
+    try {
       refresh();
+    } catch (SQLException | RuntimeException e) {
+      broken =
+          landedAs != null
+              ? "the commit landed as snapshot "
+                  + landedAs
+                  + " but the lake could not be exported"
+                  + " afresh"
+              : "the lake could not be exported afresh";
+      if (refused != null) {
+        refused.addSuppressed(e);
+        throw refused;
+      }
+      throw new SQLException(broken + ": " + e.getMessage(), e);
+    }
+    if (refused != null) {
+      throw refused;
     }
   }
 
@@ -229,16 +259,22 @@ public final class DuckLakeSession implements AutoCloseable {
                     new InvalidArgumentException(
                         "the lake records no data path, where DuckLake would write its files"));
     Path next = directory.resolve("staging-" + UUID.randomUUID() + ".ducklake");
-    DuckLakeExport.export(catalog, head, next);
+    try {
+      DuckLakeExport.export(catalog, head, next);
+      run(
+          "ATTACH "
+              + literal("ducklake:" + next)
+              + " AS "
+              + ALIAS
+              + " (DATA_PATH "
+              + literal(dataPath)
+              + ", DATA_INLINING_ROW_LIMIT 0)");
+    } catch (SQLException | RuntimeException e) {
+      deleteQuietly(next);
+      deleteQuietly(next.resolveSibling(next.getFileName() + ".wal"));
+      throw e;
+    }
     file = next;
-    run(
-        "ATTACH "
-            + literal("ducklake:" + next)
-            + " AS "
-            + ALIAS
-            + " (DATA_PATH "
-            + literal(dataPath)
-            + ", DATA_INLINING_ROW_LIMIT 0)");
     run("USE " + ALIAS);
     base = head.snapshotId();
     exported = CommitCapture.read(duckdb, METADATA);
@@ -253,7 +289,7 @@ public final class DuckLakeSession implements AutoCloseable {
       return;
     }
     run("USE memory");
-    run("DETACH " + ALIAS);
+    run("DETACH DATABASE IF EXISTS " + ALIAS);
     deleteQuietly(file);
     deleteQuietly(file.resolveSibling(file.getFileName() + ".wal"));
     file = null;
@@ -291,15 +327,6 @@ public final class DuckLakeSession implements AutoCloseable {
     }
   }
 
-  private static String firstWord(String sql) {
-    String s = sql.strip();
-    int end = 0;
-    while (end < s.length() && Character.isLetter(s.charAt(end))) {
-      end++;
-    }
-    return s.substring(0, end).toUpperCase(Locale.ROOT);
-  }
-
   private static String literal(String value) {
     return "'" + value.replace("'", "''") + "'";
   }
@@ -321,7 +348,11 @@ public final class DuckLakeSession implements AutoCloseable {
     closed = true;
     try {
       if (inTransaction) {
-        run("ROLLBACK");
+        try {
+          run("ROLLBACK");
+        } catch (SQLException alreadyOver) {
+          // DuckDB ended it already (an error aborts a transaction): nothing to roll back.
+        }
       }
       detach();
     } finally {

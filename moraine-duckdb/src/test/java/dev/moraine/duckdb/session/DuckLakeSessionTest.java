@@ -24,6 +24,7 @@ import dev.moraine.store.ObjectStoreSpec;
 import dev.moraine.store.SlateStoreProvider;
 import dev.moraine.store.StoreConfig;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -209,6 +210,30 @@ class DuckLakeSessionTest {
       session.execute("DELETE FROM t WHERE a IN (3, 4)");
       assertEquals(head.snapshotId() + 3, catalog.head().snapshotId());
       assertEquals(List.of(Map.of("n", 0L)), session.query("SELECT count(*) AS n FROM t"));
+      // One statement per call: a string of several is refused before DuckDB runs any of it,
+      // since the session reads a transaction's state off its statement's first keyword.
+      Head beforeMany = catalog.head();
+      SQLException many =
+          assertThrows(
+              SQLException.class,
+              () -> session.execute("BEGIN; INSERT INTO t VALUES (50, 'x'); COMMIT"));
+      assertTrue(many.getMessage().contains("one statement per call"), many.getMessage());
+      assertEquals(beforeMany, catalog.head());
+      // Maintenance that deletes files of the shared data path is refused the same way.
+      SQLException expire =
+          assertThrows(
+              SQLException.class,
+              () -> session.execute("CALL ducklake_expire_snapshots('lake', older_than => now())"));
+      assertTrue(expire.getMessage().contains("maintenance"), expire.getMessage());
+      // A transaction begun behind a comment is still one, and lands as one snapshot.
+      session.execute("/* one snapshot */ BEGIN");
+      session.execute("INSERT INTO t VALUES (51, 'y')");
+      session.execute("INSERT INTO t VALUES (52, 'z')");
+      assertEquals(beforeMany, catalog.head(), "nothing lands before COMMIT");
+      session.execute("COMMIT");
+      assertEquals(beforeMany.snapshotId() + 1, catalog.head().snapshotId());
+      assertEquals(List.of(Map.of("n", 2L)), session.query("SELECT count(*) AS n FROM t"));
+      session.execute("DELETE FROM t");
       // A table the session creates is one the verbs work on, and the other way round.
       session.execute("CREATE TABLE u (x INTEGER)");
       session.execute("INSERT INTO u VALUES (7), (8)");
