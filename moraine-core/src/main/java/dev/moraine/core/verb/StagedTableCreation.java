@@ -8,6 +8,7 @@ import dev.moraine.core.catalog.AlreadyExistsException;
 import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.NotFoundException;
+import dev.moraine.core.catalog.StagedRows;
 import dev.moraine.core.keyspace.key.EntityKey;
 import dev.moraine.core.keyspace.key.EntityKind;
 import dev.moraine.core.keyspace.proto.ColumnValue;
@@ -50,6 +51,12 @@ final class StagedTableCreation {
   /** (table, column) ids this commit creates. */
   private final Set<List<Long>> columns = new HashSet<>();
 
+  /** Existing tables whose columns this commit changes. */
+  private final Set<Long> altered = new java.util.TreeSet<>();
+
+  /** (table, column) -> the version this commit ends. */
+  private final Map<List<Long>, ColumnValue> ended = new HashMap<>();
+
   StagedTableCreation(StagedEntities staged, long n) {
     this.staged = staged;
     this.n = n;
@@ -65,21 +72,23 @@ final class StagedTableCreation {
       SnapshotValue record,
       List<TableRow> tables,
       List<ColumnRow> columnRows,
+      List<StagedRows.End> columnEnds,
       List<SchemaVersionsRow> versions) {
     Set<List<Long>> seen = new HashSet<>();
     for (TableRow r : tables) {
       createTable(r, premiseRecord, record, seen);
+    }
+    // Columns of existing tables ended (dropped, or replaced by a new version below).
+    for (StagedRows.End e : columnEnds) {
+      endColumn(e, seen);
     }
     Map<Long, Long> highest = new HashMap<>();
     Map<Long, List<ColumnRow>> byTable = new HashMap<>();
     for (ColumnRow c : columnRows) {
       long tableId = required(c.tableId(), c, "table_id");
       if (!created.containsKey(tableId)) {
-        throw new InvalidArgumentException(
-            "a ducklake_column row of table "
-                + Long.toUnsignedString(tableId)
-                + ", which this commit does not create: changing the columns of a table is not"
-                + " taken by the staged-row door yet");
+        liveTable(tableId);
+        altered.add(tableId);
       }
       long columnId = required(c.columnId(), c, "column_id");
       once(seen, List.of(5L, tableId, columnId), c);
@@ -93,11 +102,12 @@ final class StagedTableCreation {
     Set<Long> versioned = new HashSet<>();
     for (SchemaVersionsRow v : versions) {
       long tableId = required(v.tableId(), v, "table_id");
-      if (!created.containsKey(tableId) || !versioned.add(tableId)) {
+      if ((!created.containsKey(tableId) && !altered.contains(tableId))
+          || !versioned.add(tableId)) {
         throw new InvalidArgumentException(
             "a ducklake_schema_versions row for table "
                 + Long.toUnsignedString(tableId)
-                + ", which this commit does not create, or a second one");
+                + ", whose columns this commit neither creates nor changes, or a second one");
       }
       if (required(v.beginSnapshot(), v, "begin_snapshot") != n
           || required(v.schemaVersion(), v, "schema_version") != record.getSchemaVersion()) {
@@ -126,6 +136,80 @@ final class StagedTableCreation {
           new EntityKey.TableStats(tableId),
           TableStatsValue.newBuilder().setTableId(tableId).build());
     }
+    for (long tableId : altered) {
+      if (!versioned.contains(tableId)) {
+        throw new InvalidArgumentException(
+            "the columns of table "
+                + Long.toUnsignedString(tableId)
+                + " change without its ducklake_schema_versions row");
+      }
+      TableValue table = liveTable(tableId);
+      Long top = highest.get(tableId);
+      if (top != null && Long.compareUnsigned(top + 1, table.getNextColumnId()) > 0) {
+        // Raising the counter alone overwrites the table's record in place (RFC 0002 §12.1).
+        staged.put(
+            new EntityKey.Table(tableId), table.toBuilder().setNextColumnId(top + 1).build());
+      }
+    }
+  }
+
+  /** A live column of an existing table ended at N: the row must be the stored one. */
+  private void endColumn(StagedRows.End e, Set<List<Long>> seen) {
+    ColumnRow r = (ColumnRow) e.row();
+    long tableId = required(r.tableId(), r, "table_id");
+    long columnId = required(r.columnId(), r, "column_id");
+    once(seen, List.of(6L, tableId, columnId), r);
+    requireAbsent(r.endSnapshot(), r, "end_snapshot");
+    if (e.endSnapshot() != n) {
+      throw new InvalidArgumentException(
+          "column "
+              + columnId
+              + " of table "
+              + tableId
+              + " is ended at "
+              + e.endSnapshot()
+              + ", not "
+              + n);
+    }
+    liveTable(tableId);
+    EntityKey key = new EntityKey.Column(tableId, columnId);
+    ColumnValue stored =
+        staged
+            .get(key, ColumnValue.class)
+            .orElseThrow(
+                () ->
+                    new NotFoundException(
+                        ErrorCode.NOT_FOUND,
+                        "column "
+                            + Long.toUnsignedString(columnId)
+                            + " of table "
+                            + Long.toUnsignedString(tableId)
+                            + ", which is not live"));
+    if (!Long.valueOf(stored.getBeginSnapshot()).equals(r.beginSnapshot())
+        || !stored.getColumnName().equals(r.columnName())
+        || !stored.getColumnType().equals(r.columnType())) {
+      throw new InvalidArgumentException(
+          "the end of column "
+              + Long.toUnsignedString(columnId)
+              + " of table "
+              + Long.toUnsignedString(tableId)
+              + " is not of the row the lake holds");
+    }
+    staged.delete(key);
+    ended.put(List.of(tableId, columnId), stored);
+    altered.add(tableId);
+  }
+
+  private TableValue liveTable(long tableId) {
+    return staged
+        .get(new EntityKey.Table(tableId), TableValue.class)
+        .orElseThrow(
+            () ->
+                new NotFoundException(
+                    ErrorCode.NOT_FOUND,
+                    "a ducklake_column row names table "
+                        + Long.toUnsignedString(tableId)
+                        + ", which is not live"));
   }
 
   private void createTable(
@@ -180,6 +264,20 @@ final class StagedTableCreation {
   private void createColumn(ColumnRow c) {
     long tableId = c.tableId();
     long id = c.columnId();
+    ColumnValue replaced = ended.get(List.of(tableId, id));
+    if (!created.containsKey(tableId) && replaced == null) {
+      // A new column of an existing table: an id the table has not handed out, and no live one.
+      if (Long.compareUnsigned(id, liveTable(tableId).getNextColumnId()) < 0
+          || staged.get(new EntityKey.Column(tableId, id), ColumnValue.class).isPresent()) {
+        throw new InvalidArgumentException(
+            "column "
+                + Long.toUnsignedString(id)
+                + " of table "
+                + Long.toUnsignedString(tableId)
+                + " is neither new (at or above the table's next column id) nor the new version"
+                + " of a column this commit ends");
+      }
+    }
     requireAbsent(c.endSnapshot(), c, "end_snapshot");
     if (required(c.beginSnapshot(), c, "begin_snapshot") != n) {
       throw new InvalidArgumentException(
@@ -205,8 +303,15 @@ final class StagedTableCreation {
     if (c.defaultValue() != null) {
       value.setDefaultValue(c.defaultValue());
     }
+    if (replaced != null) {
+      // The tags of a column ride with its versions (ducklake_column_tag rows name the id).
+      value.addAllTags(replaced.getTagsList());
+    }
     if (c.parentColumn() != null) {
-      if (!columns.contains(List.of(tableId, c.parentColumn()))) {
+      if (!columns.contains(List.of(tableId, c.parentColumn()))
+          && staged
+              .get(new EntityKey.Column(tableId, c.parentColumn()), ColumnValue.class)
+              .isEmpty()) {
         throw new NotFoundException(
             ErrorCode.NOT_FOUND,
             "column "
@@ -227,9 +332,11 @@ final class StagedTableCreation {
     staged.put(new EntityKey.Column(tableId, id), value.build());
   }
 
-  /** The tables this commit creates. */
+  /** The tables this commit creates or changes the columns of: its schema-changed tables. */
   List<Long> createdIds() {
-    return List.copyOf(created.keySet());
+    List<Long> ids = new ArrayList<>(created.keySet());
+    ids.addAll(altered);
+    return ids;
   }
 
   /** Whether this commit creates table {@code tableId}. */
@@ -246,6 +353,7 @@ final class StagedTableCreation {
   List<DuckLakeOperation> operations() {
     List<DuckLakeOperation> ops = new ArrayList<>();
     created.keySet().forEach(id -> ops.add(DuckLakeOperation.CREATE_TABLE));
+    altered.forEach(id -> ops.add(DuckLakeOperation.ADD_COLUMN));
     return ops;
   }
 }

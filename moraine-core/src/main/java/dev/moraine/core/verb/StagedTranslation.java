@@ -157,6 +157,7 @@ public final class StagedTranslation {
     List<FilesScheduledForDeletionRow> schedules = new ArrayList<>();
     List<TableRow> newTables = new ArrayList<>();
     List<ColumnRow> newColumns = new ArrayList<>();
+    List<StagedRows.End> columnEnds = new ArrayList<>();
     List<SchemaVersionsRow> newVersions = new ArrayList<>();
     for (StagedRows.Op op : rows.ops()) {
       if (op == null) {
@@ -197,6 +198,8 @@ public final class StagedTranslation {
         newTables.add(r);
       } else if (row instanceof ColumnRow r && insert) {
         newColumns.add(r);
+      } else if (row instanceof ColumnRow && op instanceof StagedRows.End e) {
+        columnEnds.add(e);
       } else if (row instanceof SchemaVersionsRow r && insert) {
         newVersions.add(r);
       } else {
@@ -215,11 +218,16 @@ public final class StagedTranslation {
     creation = new StagedTableCreation(staged, n);
     liveness = new StagedBase(premise, creation);
     fileRows = new StagedFileRows(premise, premiseRecord, staged, this.removals, liveness, n);
-    SnapshotValue record = snapshotRecord(snapshot, changes, !newTables.isEmpty());
+    SnapshotValue record =
+        snapshotRecord(
+            snapshot,
+            changes,
+            !newTables.isEmpty(),
+            !newColumns.isEmpty() || !columnEnds.isEmpty() || !newVersions.isEmpty());
     ChangeSet changeSet = changeSet(changes.changesMade());
     // Tables this commit creates first: its files and statistics may go into them (CREATE TABLE
     // AS).
-    creation.apply(premiseRecord, record, newTables, newColumns, newVersions);
+    creation.apply(premiseRecord, record, newTables, newColumns, columnEnds, newVersions);
 
     // Ends first, as DuckLake's own order has them (RFC 0006 §3.2): a file this commit ends is no
     // longer live for the rows that follow.
@@ -294,7 +302,8 @@ public final class StagedTranslation {
    * The counters of the snapshot row, checked against the premise: its id advances the head by one,
    * and a data-only commit carries the schema version and the catalog counter forward.
    */
-  private SnapshotValue snapshotRecord(SnapshotRow s, SnapshotChangesRow c, boolean createsTables) {
+  private SnapshotValue snapshotRecord(
+      SnapshotRow s, SnapshotChangesRow c, boolean createsTables, boolean changesColumns) {
     long id = required(s.snapshotId(), s, "snapshot_id");
     if (!s.snapshotId().equals(required(c.snapshotId(), c, "snapshot_id"))) {
       throw new InvalidArgumentException(
@@ -322,12 +331,12 @@ public final class StagedTranslation {
     required(s.snapshotTime(), s, "snapshot_time");
     // A data-only commit carries the schema version and the catalog counter forward; one that
     // creates tables bumps the version once and draws their ids from the counter.
+    boolean changesShape = createsTables || changesColumns;
     boolean shapeAsGiven =
-        createsTables
-            ? schemaVersion == premiseRecord.getSchemaVersion() + 1
-                && Long.compareUnsigned(nextCatalogId, premiseRecord.getNextCatalogId()) > 0
-            : schemaVersion == premiseRecord.getSchemaVersion()
-                && nextCatalogId == premiseRecord.getNextCatalogId();
+        schemaVersion == premiseRecord.getSchemaVersion() + (changesShape ? 1 : 0)
+            && (createsTables
+                ? Long.compareUnsigned(nextCatalogId, premiseRecord.getNextCatalogId()) > 0
+                : nextCatalogId == premiseRecord.getNextCatalogId());
     if (!shapeAsGiven) {
       throw new InvalidArgumentException(
           "snapshot "
@@ -336,10 +345,11 @@ public final class StagedTranslation {
               + schemaVersion
               + " and next catalog id "
               + nextCatalogId
-              + (createsTables
-                  ? ": a commit creating tables bumps the version by one and draws their ids"
-                  : ": the staged-row door takes data-only commits and table creations so far,"
-                      + " and a data-only commit carries both forward"));
+              + (changesShape
+                  ? ": a commit creating tables or changing columns bumps the version by one, and"
+                      + " only a table's creation draws catalog ids"
+                  : ": the staged-row door takes data-only commits, table creations and column"
+                      + " changes so far, and a data-only commit carries both forward"));
     }
     if (Long.compareUnsigned(nextFileId, premiseRecord.getNextFileId()) < 0) {
       throw new InvalidArgumentException(
