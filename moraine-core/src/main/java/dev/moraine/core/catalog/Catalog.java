@@ -92,9 +92,14 @@ public interface Catalog extends ReadOnlyCatalog {
    * the snapshot's {@code next_file_id} gives this commit, begun at this commit's snapshot (a
    * replacement delete file at the replaced one's begin), tables, columns and files that the base
    * holds live, ended or removed rows equal to the stored ones. Other tables, DDL, inlined rows and
-   * commits that mint no snapshot are not taken yet, except table creation: the {@code
+   * commits that mint no snapshot are not taken yet, except: table creation (the {@code
    * ducklake_table}, {@code ducklake_column} and {@code ducklake_schema_versions} rows of new
-   * tables (files may go into them in the same commit, as CREATE TABLE AS writes them).
+   * tables, files going into them in the same commit as CREATE TABLE AS writes them), column
+   * changes of a table (ends and new versions of its columns, new columns, its schema-versions
+   * row), DROP TABLE (the ends of the table and of its columns, files and partitioning), and option
+   * changes ({@code ducklake_metadata} rows, which mint no snapshot: the commit lands on the head
+   * whatever its base, and the head's snapshot id is returned). RFC 0006 §13 lists each shape with
+   * its checks.
    *
    * <p>Rows authored against a snapshot older than the head they land on (other commits landed
    * since, or went before them in the same batch) are rebased, as DuckLake itself re-derives them

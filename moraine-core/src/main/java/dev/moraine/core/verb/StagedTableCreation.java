@@ -51,6 +51,9 @@ final class StagedTableCreation {
   /** (table, column) ids this commit creates. */
   private final Set<List<Long>> columns = new HashSet<>();
 
+  /** Existing tables this commit drops. */
+  private final Set<Long> dropped = new java.util.TreeSet<>();
+
   /** Existing tables whose columns this commit changes. */
   private final Set<Long> altered = new java.util.TreeSet<>();
 
@@ -73,10 +76,18 @@ final class StagedTableCreation {
       List<TableRow> tables,
       List<ColumnRow> columnRows,
       List<StagedRows.End> columnEnds,
-      List<SchemaVersionsRow> versions) {
+      List<SchemaVersionsRow> versions,
+      List<StagedRows.End> tableEnds,
+      List<StagedRows.End> partitionEnds) {
     Set<List<Long>> seen = new HashSet<>();
     for (TableRow r : tables) {
       createTable(r, premiseRecord, record, seen);
+    }
+    for (StagedRows.End e : tableEnds) {
+      dropTable(e, seen);
+    }
+    for (StagedRows.End e : partitionEnds) {
+      endPartition(e, seen);
     }
     // Columns of existing tables ended (dropped, or replaced by a new version below).
     for (StagedRows.End e : columnEnds) {
@@ -171,7 +182,9 @@ final class StagedTableCreation {
               + ", not "
               + n);
     }
-    liveTable(tableId);
+    if (!dropped.contains(tableId)) {
+      liveTable(tableId);
+    }
     EntityKey key = new EntityKey.Column(tableId, columnId);
     ColumnValue stored =
         staged
@@ -197,7 +210,114 @@ final class StagedTableCreation {
     }
     staged.delete(key);
     ended.put(List.of(tableId, columnId), stored);
-    altered.add(tableId);
+    if (!dropped.contains(tableId)) {
+      altered.add(tableId);
+    }
+  }
+
+  /**
+   * DROP TABLE: the table's row ended at N, as stock ends it (RFC 0006 §10), with every live
+   * column, file and partitioning of it ended by the same commit ({@link #requireDropsComplete}).
+   * Its statistics records stay, as stock keeps them, and its options go, as the verb path's drop
+   * removes them.
+   */
+  private void dropTable(StagedRows.End e, Set<List<Long>> seen) {
+    TableRow r = (TableRow) e.row();
+    long tableId = required(r.tableId(), r, "table_id");
+    once(seen, List.of(7L, tableId), r);
+    requireAbsent(r.endSnapshot(), r, "end_snapshot");
+    TableValue stored = liveTable(tableId);
+    if (e.endSnapshot() != n
+        || !Long.valueOf(stored.getBeginSnapshot()).equals(r.beginSnapshot())
+        || !stored.getTableName().equals(r.tableName())
+        || !Long.valueOf(stored.getSchemaId()).equals(r.schemaId())) {
+      throw new InvalidArgumentException(
+          "the end of table "
+              + Long.toUnsignedString(tableId)
+              + " is not of the row the lake holds, or not at "
+              + n);
+    }
+    if (!staged
+        .list(
+            EntityKind.INDEX_DEFINITION,
+            tableId,
+            dev.moraine.core.keyspace.proto.IndexValue.class,
+            x -> new EntityKey.IndexDefinition(tableId, x.getIndexId()))
+        .isEmpty()) {
+      throw new InvalidArgumentException(
+          "table "
+              + Long.toUnsignedString(tableId)
+              + " has equality indexes: drop it through Catalog.commit, which drops them too");
+    }
+    staged.delete(new EntityKey.Table(tableId));
+    staged.delete(new EntityKey.OptionScope(EntityKey.OptionScope.TABLE, tableId));
+    dropped.add(tableId);
+  }
+
+  /** The end of a dropped table's partitioning, as stock ends it with the table. */
+  private void endPartition(StagedRows.End e, Set<List<Long>> seen) {
+    dev.moraine.ducklake.rows.PartitionInfoRow r =
+        (dev.moraine.ducklake.rows.PartitionInfoRow) e.row();
+    long tableId = required(r.tableId(), r, "table_id");
+    long id = required(r.partitionId(), r, "partition_id");
+    once(seen, List.of(8L, tableId, id), r);
+    EntityKey key = new EntityKey.Partition(tableId, id);
+    if (!dropped.contains(tableId)
+        || e.endSnapshot() != n
+        || staged.get(key, dev.moraine.core.keyspace.proto.PartitionValue.class).isEmpty()) {
+      throw new InvalidArgumentException(
+          "an end of ducklake_partition_info row "
+              + Long.toUnsignedString(id)
+              + ": the staged-row door takes it only with the drop of its table, of a live"
+              + " partitioning, at "
+              + n);
+    }
+    staged.delete(key);
+  }
+
+  /**
+   * After every end of the commit: a table it drops has nothing live left (DuckLake ends its
+   * columns, files and partitioning with it).
+   */
+  void requireDropsComplete() {
+    for (long tableId : dropped) {
+      boolean left =
+          !staged
+                  .list(
+                      EntityKind.COLUMN,
+                      tableId,
+                      ColumnValue.class,
+                      c -> new EntityKey.Column(tableId, c.getColumnId()))
+                  .isEmpty()
+              || !staged
+                  .list(
+                      EntityKind.DATA_FILE,
+                      tableId,
+                      dev.moraine.core.keyspace.proto.DataFileValue.class,
+                      f -> new EntityKey.DataFile(tableId, f.getDataFileId()))
+                  .isEmpty()
+              || !staged
+                  .list(
+                      EntityKind.DELETE_FILE,
+                      tableId,
+                      dev.moraine.core.keyspace.proto.DeleteFileValue.class,
+                      f -> new EntityKey.DeleteFile(tableId, f.getDeleteFileId()))
+                  .isEmpty()
+              || !staged
+                  .list(
+                      EntityKind.PARTITION,
+                      tableId,
+                      dev.moraine.core.keyspace.proto.PartitionValue.class,
+                      p -> new EntityKey.Partition(tableId, p.getPartitionId()))
+                  .isEmpty();
+      if (left) {
+        throw new InvalidArgumentException(
+            "table "
+                + Long.toUnsignedString(tableId)
+                + " is dropped with columns, files or partitioning of it left live: DuckLake ends"
+                + " them all with the table");
+      }
+    }
   }
 
   private TableValue liveTable(long tableId) {
@@ -354,6 +474,7 @@ final class StagedTableCreation {
     List<DuckLakeOperation> ops = new ArrayList<>();
     created.keySet().forEach(id -> ops.add(DuckLakeOperation.CREATE_TABLE));
     altered.forEach(id -> ops.add(DuckLakeOperation.ADD_COLUMN));
+    dropped.forEach(id -> ops.add(DuckLakeOperation.DROP_TABLE));
     return ops;
   }
 }

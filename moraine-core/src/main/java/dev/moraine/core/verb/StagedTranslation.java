@@ -158,6 +158,8 @@ public final class StagedTranslation {
     List<TableRow> newTables = new ArrayList<>();
     List<ColumnRow> newColumns = new ArrayList<>();
     List<StagedRows.End> columnEnds = new ArrayList<>();
+    List<StagedRows.End> tableEnds = new ArrayList<>();
+    List<StagedRows.End> partitionEnds = new ArrayList<>();
     List<SchemaVersionsRow> newVersions = new ArrayList<>();
     for (StagedRows.Op op : rows.ops()) {
       if (op == null) {
@@ -200,6 +202,11 @@ public final class StagedTranslation {
         newColumns.add(r);
       } else if (row instanceof ColumnRow && op instanceof StagedRows.End e) {
         columnEnds.add(e);
+      } else if (row instanceof TableRow && op instanceof StagedRows.End e) {
+        tableEnds.add(e);
+      } else if (row instanceof dev.moraine.ducklake.rows.PartitionInfoRow
+          && op instanceof StagedRows.End e) {
+        partitionEnds.add(e);
       } else if (row instanceof SchemaVersionsRow r && insert) {
         newVersions.add(r);
       } else {
@@ -223,11 +230,22 @@ public final class StagedTranslation {
             snapshot,
             changes,
             !newTables.isEmpty(),
-            !newColumns.isEmpty() || !columnEnds.isEmpty() || !newVersions.isEmpty());
+            !newColumns.isEmpty()
+                || !columnEnds.isEmpty()
+                || !newVersions.isEmpty()
+                || !tableEnds.isEmpty());
     ChangeSet changeSet = changeSet(changes.changesMade());
     // Tables this commit creates first: its files and statistics may go into them (CREATE TABLE
     // AS).
-    creation.apply(premiseRecord, record, newTables, newColumns, columnEnds, newVersions);
+    creation.apply(
+        premiseRecord,
+        record,
+        newTables,
+        newColumns,
+        columnEnds,
+        newVersions,
+        tableEnds,
+        partitionEnds);
 
     // Ends first, as DuckLake's own order has them (RFC 0006 §3.2): a file this commit ends is no
     // longer live for the rows that follow.
@@ -268,6 +286,7 @@ public final class StagedTranslation {
       targets.add(r.dataFileId());
     }
     this.removals.requireComplete();
+    creation.requireDropsComplete();
     Set<List<Long>> seen = new HashSet<>();
     for (FileColumnStatsRow r : fileStats) {
       insertFileStats(r, seen);
