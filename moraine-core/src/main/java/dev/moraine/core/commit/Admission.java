@@ -23,15 +23,25 @@ import java.util.concurrent.locks.ReentrantLock;
  * without it.
  *
  * <p>Why no wake-up is lost: the commit thread waits on {@link #arrived} only after finding the
- * queue empty under the lock, and a caller adds to the queue and signals under the same lock; a
- * signal therefore either finds the thread waiting, or comes before the thread looks at the queue
- * and sees the request there.
+ * queue empty (or holding nothing it may take during a yield) under the lock, and a caller adds to
+ * the queue and signals under the same lock; a signal therefore either finds the thread waiting, or
+ * comes before the thread looks at the queue and sees the request there. A yield's wait is bounded
+ * by its end, so its expiry needs no signal.
+ *
+ * <p>The yield (RFC 0004 spec, "Staged-row commits"): a commit that cannot be rebased and lost its
+ * race is re-driven by its caller after a fresh read, while other commits keep moving the head. For
+ * a quarter second after such a loss ({@link #yieldArrivals}), the commit thread takes only such
+ * commits ({@link CommitRequest#alone}), each as a batch of its own; everything else waits for the
+ * yield to end, in arrival order.
  */
 final class Admission {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition arrived = lock.newCondition();
   private final ArrayDeque<CommitRequest> queue = new ArrayDeque<>();
   private boolean closed;
+
+  /** Until when (System.nanoTime) arrivals yield; guarded by {@link #lock}. */
+  private long yieldUntil = System.nanoTime();
 
   /**
    * Queues a caller's commit.
@@ -60,13 +70,43 @@ final class Admission {
   CommitRequest takeFirst() throws InterruptedException {
     lock.lock();
     try {
-      while (queue.isEmpty()) {
-        if (closed) {
-          return null;
+      while (true) {
+        if (queue.isEmpty()) {
+          if (closed) {
+            return null;
+          }
+          arrived.await();
+          continue;
         }
-        arrived.await();
+        long yielding = yieldUntil - System.nanoTime();
+        if (yielding <= 0 || closed) {
+          return take(queue.peekFirst());
+        }
+        for (CommitRequest r : queue) {
+          if (r.alone) {
+            return take(r);
+          }
+        }
+        arrived.awaitNanos(yielding);
       }
-      return take();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Holds the commits arriving from now on for {@code nanos} (or until an earlier yield's end, if
+   * later), except those that commit alone: a non-rebasable commit that lost its race is re-driven
+   * meanwhile without being overtaken again.
+   */
+  void yieldArrivals(long nanos) {
+    lock.lock();
+    try {
+      long until = System.nanoTime() + nanos;
+      if (until - yieldUntil > 0) {
+        yieldUntil = until;
+      }
+      arrived.signalAll();
     } finally {
       lock.unlock();
     }
@@ -79,14 +119,18 @@ final class Admission {
   CommitRequest takeNext() {
     lock.lock();
     try {
-      return queue.isEmpty() ? null : take();
+      // A commit that commits alone starts a batch of its own, and none joins during a yield.
+      if (queue.isEmpty() || queue.peekFirst().alone || yieldUntil - System.nanoTime() > 0) {
+        return null;
+      }
+      return take(queue.peekFirst());
     } finally {
       lock.unlock();
     }
   }
 
-  private CommitRequest take() {
-    CommitRequest r = queue.removeFirst();
+  private CommitRequest take(CommitRequest r) {
+    queue.remove(r);
     r.state = State.IN_BATCH;
     r.enter(Phase.STAGING);
     return r;

@@ -34,6 +34,9 @@ final class CommitRequest {
   final List<CommitWork> works;
   final CompletableFuture<List<Long>> outcome = new CompletableFuture<>();
 
+  /** Whether it must be the first member of its batch ({@link CommitWork#commitsAlone}). */
+  final boolean alone;
+
   /** Guarded by the path's admission lock. */
   State state = State.QUEUED;
 
@@ -74,6 +77,7 @@ final class CommitRequest {
 
   CommitRequest(List<CommitWork> works) {
     this.works = List.copyOf(works);
+    this.alone = this.works.stream().anyMatch(CommitWork::commitsAlone);
   }
 
   /** Forgets the current attempt's results, before the request is staged (again). */

@@ -18,4 +18,14 @@ public interface CommitWork {
    *     commit is refused or the work runs again
    */
   Draft run(SnapshotView premise, SnapshotValue premiseRecord);
+
+  /**
+   * Whether this work cannot be moved onto a head newer than the one it was made for (staged rows
+   * of a schema change, RFC 0006 §14): it is staged only as the first member of a batch, never
+   * behind another member, and when it loses a race, arrivals yield to its re-drive ({@link
+   * Admission#yieldArrivals}).
+   */
+  default boolean commitsAlone() {
+    return false;
+  }
 }

@@ -113,6 +113,7 @@ final class Committer implements Runnable {
       for (CommitRequest r : members) {
         if (!admission.hasLeft(r)) {
           batch.stage(r);
+          yieldIfLost(r);
         }
       }
       while (batch.members() < maxMembers) {
@@ -122,6 +123,7 @@ final class Committer implements Runnable {
         }
         members.add(next);
         batch.stage(next);
+        yieldIfLost(next);
       }
       if (batch.mustRestage() || !admission.seal(batch.requests())) {
         // A commit left (or withdrew with writes buffered): start over without it. Those that
@@ -142,6 +144,20 @@ final class Committer implements Runnable {
       batch.close();
     }
   }
+
+  /**
+   * A commit that cannot be rebased and was refused as a lost race while staging (its rows rest on
+   * a head the lake has moved past): its caller re-drives it after a fresh read, and arrivals yield
+   * a quarter second to that re-drive, so that a stream of commits does not overtake it every time.
+   */
+  private void yieldIfLost(CommitRequest r) {
+    if (r.alone && r.thrown instanceof CommitConflictException) {
+      admission.yieldArrivals(YIELD_NANOS);
+    }
+  }
+
+  /** How long arrivals yield to the re-drive of a lost non-rebasable commit. */
+  static final long YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
   /** Writes a sealed batch and hands it on; returns the commits to run again after a lost race. */
   private List<CommitRequest> submit(Batch batch) {

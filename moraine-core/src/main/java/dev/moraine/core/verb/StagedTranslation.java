@@ -382,6 +382,22 @@ public final class StagedTranslation {
         .build();
   }
 
+  /**
+   * Whether {@code rows} change the catalog's shape (tables, columns, partitioning): such rows are
+   * never rebased (RFC 0006 §14).
+   */
+  public static boolean changesShape(StagedRows rows) {
+    return rows != null
+        && rows.ops().stream()
+            .anyMatch(
+                op ->
+                    op != null
+                        && (op.row() instanceof TableRow
+                            || op.row() instanceof ColumnRow
+                            || op.row() instanceof SchemaVersionsRow
+                            || op.row() instanceof dev.moraine.ducklake.rows.PartitionInfoRow));
+  }
+
   /** The change set of {@code text}, which must be DuckLake's own writing of it. */
   static ChangeSet changeSet(String text) {
     String given = text == null ? "" : text;

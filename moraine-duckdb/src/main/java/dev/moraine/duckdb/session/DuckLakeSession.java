@@ -2,10 +2,14 @@ package dev.moraine.duckdb.session;
 
 import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CatalogSnapshot;
+import dev.moraine.core.catalog.CommitConflictException;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.StagedRows;
+import dev.moraine.core.verb.StagedTranslation;
 import dev.moraine.duckdb.export.DuckLakeExport;
 import dev.moraine.duckdb.reference.DuckLakeExtension;
+import dev.moraine.ducklake.rows.DataFileRow;
+import dev.moraine.ducklake.rows.DeleteFileRow;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,6 +99,12 @@ public final class DuckLakeSession implements AutoCloseable {
   /** Why the session cannot go on, once it cannot; null while it can. */
   private String broken;
 
+  /** Whether the last commit handed over may be re-driven by running its statement again. */
+  private boolean redrivable;
+
+  /** How many times a statement runs before a lost race of its schema change is thrown. */
+  private static final int REDRIVES = 5;
+
   private DuckLakeSession(Catalog catalog, Path directory, Connection duckdb) {
     this.catalog = catalog;
     this.directory = directory;
@@ -149,9 +159,22 @@ public final class DuckLakeSession implements AutoCloseable {
    *     ...); the staging catalog is exported afresh from the lake either way
    */
   public synchronized void execute(String sql) throws SQLException {
-    String word = before(sql);
-    run(sql);
-    after(word);
+    for (int attempt = 1; ; attempt++) {
+      String word = before(sql);
+      run(sql);
+      try {
+        after(word);
+        return;
+      } catch (CommitConflictException lost) {
+        // A schema change the lake moved past cannot be rebased: DuckLake re-drives such a
+        // commit after a fresh read, and so does the session, for a statement that wrote no
+        // files (its re-run costs nothing but the statement). The staging catalog is fresh
+        // already, and the lake's other commits yield to the re-drive a quarter second.
+        if (!redrivable || attempt >= REDRIVES) {
+          throw lost;
+        }
+      }
+    }
   }
 
   /** Runs a query and returns its rows, each a map from column label to value, in order. */
@@ -220,8 +243,18 @@ public final class DuckLakeSession implements AutoCloseable {
     }
     RuntimeException refused = null;
     Long landedAs = null;
+    redrivable = false;
     try {
       StagedRows rows = CommitCapture.between(base, exported, CommitCapture.read(duckdb, METADATA));
+      redrivable =
+          !SessionStatements.controlsTransaction(word)
+              && StagedTranslation.changesShape(rows)
+              && rows.ops().stream()
+                  .noneMatch(
+                      op ->
+                          op instanceof StagedRows.Insert
+                              && (op.row() instanceof DataFileRow
+                                  || op.row() instanceof DeleteFileRow));
       landedAs = catalog.commitStaged(rows);
       landed.add(landedAs);
     } catch (RuntimeException e) {

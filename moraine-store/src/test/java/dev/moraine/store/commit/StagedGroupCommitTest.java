@@ -2,6 +2,7 @@ package dev.moraine.store.commit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.CatalogSnapshot;
@@ -250,6 +251,64 @@ class StagedGroupCommitTest {
           moved.dataFileId(),
           "its file id is the one its snapshot drew");
       assertEquals(0, moved.rowIdStart().orElseThrow());
+    }
+  }
+
+  /** A CREATE TABLE of one int64 column as DuckLake writes it, authored against {@code base}. */
+  private static StagedRows createTable(SnapshotInfo base, String name) {
+    long n = base.snapshotId() + 1;
+    long id = base.nextCatalogId();
+    return new StagedRows(
+        base.snapshotId(),
+        List.of(
+            new StagedRows.Insert(
+                new SnapshotRow(
+                    n, Instant.now(), base.schemaVersion() + 1, id + 1, base.nextFileId())),
+            new StagedRows.Insert(
+                new SnapshotChangesRow(
+                    n, "created_table:\"main\".\"" + name + "\"", null, null, null)),
+            new StagedRows.Insert(
+                new dev.moraine.ducklake.rows.TableRow(
+                    id, java.util.UUID.randomUUID(), n, null, 0L, name, name + "/", true)),
+            new StagedRows.Insert(
+                new dev.moraine.ducklake.rows.ColumnRow(
+                    1L, n, null, id, 1L, "x", "int64", null, "NULL", true, null, "literal",
+                    "duckdb")),
+            new StagedRows.Insert(
+                new dev.moraine.ducklake.rows.SchemaVersionsRow(n, base.schemaVersion() + 1, id))));
+  }
+
+  @Test
+  void aSchemaChangeThatLost_makesArrivalsYieldToItsRedrive() throws Exception {
+    try (GroupLake lake = new GroupLake()) {
+      long t =
+          lake.catalog.commit(tx -> tx.createTable(0, "t", List.of(ColumnDef.of("x", "int64"))));
+      SnapshotInfo stale = lake.catalog.snapshot().info();
+      lake.catalog.commit(tx -> tx.updateTableStats(t, 1, 1));
+      // Authored against a snapshot the lake moved past: a schema change is never rebased.
+      CommitConflictException lost =
+          assertThrows(
+              CommitConflictException.class,
+              () -> lake.catalog.commitStaged(createTable(stale, "u")));
+      assertTrue(lost.getMessage().contains("conflict"), lost.getMessage());
+      // Its loss made arrivals yield a quarter second: an ordinary commit waits it out, while
+      // the re-drive, authored against the head read now, goes first.
+      ExecutorService pool = Executors.newSingleThreadExecutor();
+      long start = System.nanoTime();
+      CompletableFuture<Long> ordinary =
+          CompletableFuture.supplyAsync(
+              () -> lake.catalog.commit(tx -> tx.updateTableStats(t, 2, 2)), pool);
+      long redriven = lake.catalog.commitStaged(createTable(lake.catalog.snapshot().info(), "u"));
+      long ordinaryAt = ordinary.get(30, TimeUnit.SECONDS);
+      long took = System.nanoTime() - start;
+      pool.shutdown();
+      assertTrue(
+          took >= TimeUnit.MILLISECONDS.toNanos(150),
+          "the ordinary commit waited for the yield: " + took / 1_000_000 + " ms");
+      assertEquals(redriven + 1, ordinaryAt, "the re-drive landed first");
+      assertTrue(
+          lake.catalog.snapshot().tables().stream().anyMatch(x -> x.name().equals("u")),
+          "the table landed");
     }
   }
 }
