@@ -149,10 +149,14 @@ final class CatalogModel {
     final Map<Long, String[]> columnStats = new TreeMap<>();
 
     /**
-     * Counts the table's schema-version records (a rename, move or column change adds one; a tag or
-     * comment does not): rows inlined under different counts differ.
+     * Counts the inlined-data versions the table registers (a creation, rename, move, partition key
+     * change, or a change of its columns' names or types adds one; a default, a NOT NULL marker, a
+     * tag or a comment does not, RFC 0004 §8.2 item 5): rows inlined under different counts differ.
      */
     long epoch;
+
+    /** The epoch its live partitioning began with; rows inlined under it are partitioned. */
+    long partitionEpoch = -1;
 
     final Map<Long, Long> inlined = new TreeMap<>();
     final java.util.Set<Long> tombstones = new java.util.TreeSet<>();
@@ -239,6 +243,7 @@ final class CatalogModel {
       t.sort = sort;
       columnStats.forEach((k, v) -> t.columnStats.put(k, v.clone()));
       t.epoch = epoch;
+      t.partitionEpoch = partitionEpoch;
       t.inlined.putAll(inlined);
       t.tombstones.addAll(tombstones);
       fileRowDeletes.forEach((k, v) -> t.fileRowDeletes.put(k, new java.util.TreeSet<>(v)));
