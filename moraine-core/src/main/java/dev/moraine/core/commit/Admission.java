@@ -95,16 +95,17 @@ final class Admission {
   }
 
   /**
-   * Holds the commits arriving from now on for {@code nanos} (or until an earlier yield's end, if
-   * later), except those that commit alone: a non-rebasable commit that lost its race is re-driven
-   * meanwhile without being overtaken again.
+   * Holds the queued commits and those arriving for {@code nanos}, except those that commit alone:
+   * a non-rebasable commit that lost its race is re-driven meanwhile without being overtaken again.
+   * A yield under way is not extended, so that losses in a row cannot hold the other commits longer
+   * than one yield at a time: when it ends, they go first.
    */
   void yieldArrivals(long nanos) {
     lock.lock();
     try {
-      long until = System.nanoTime() + nanos;
-      if (until - yieldUntil > 0) {
-        yieldUntil = until;
+      long now = System.nanoTime();
+      if (yieldUntil - now <= 0) {
+        yieldUntil = now + nanos;
       }
       arrived.signalAll();
     } finally {

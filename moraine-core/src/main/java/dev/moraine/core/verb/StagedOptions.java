@@ -12,7 +12,6 @@ import dev.moraine.core.keyspace.proto.SchemaValue;
 import dev.moraine.core.keyspace.proto.TableValue;
 import dev.moraine.ducklake.rows.MetadataRow;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -52,13 +51,10 @@ final class StagedOptions {
         EntityKey.OptionScope scope = scope(staged, r);
         OptionScopeValue current =
             staged.get(scope, OptionScopeValue.class).orElse(OptionScopeValue.getDefaultInstance());
-        if (!Objects.equals(current.getOptionsMap().get(r.key()), r.value())) {
-          throw new InvalidArgumentException(
-              "a delete of option '"
-                  + r.key()
-                  + "' = '"
-                  + r.value()
-                  + "', which the lake does not hold with that value");
+        // Last write wins: the value another writer set since the base is replaced or removed
+        // all the same, as DuckLake's own UPDATE of the row would.
+        if (!current.containsOptions(r.key())) {
+          continue;
         }
         OptionScopeValue left = current.toBuilder().removeOptions(r.key()).build();
         if (left.getOptionsCount() == 0) {
@@ -74,13 +70,7 @@ final class StagedOptions {
         EntityKey.OptionScope scope = scope(staged, r);
         OptionScopeValue current =
             staged.get(scope, OptionScopeValue.class).orElse(OptionScopeValue.getDefaultInstance());
-        if (current.containsOptions(r.key())) {
-          throw new InvalidArgumentException(
-              "option '"
-                  + r.key()
-                  + "' is set already in its scope: DuckLake updates it, which the door takes as"
-                  + " the old row deleted and the new one inserted");
-        }
+        // Last write wins over a value set since the base (two sessions setting one option).
         staged.put(
             scope,
             current.toBuilder().putOptions(r.key(), required(r.value(), r, "value")).build());

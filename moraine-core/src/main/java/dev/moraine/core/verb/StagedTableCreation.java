@@ -80,11 +80,13 @@ final class StagedTableCreation {
       List<StagedRows.End> tableEnds,
       List<StagedRows.End> partitionEnds) {
     Set<List<Long>> seen = new HashSet<>();
-    for (TableRow r : tables) {
-      createTable(r, premiseRecord, record, seen);
-    }
+    // Drops first: a table created under a dropped table's name in the same commit (CREATE OR
+    // REPLACE) finds the name free.
     for (StagedRows.End e : tableEnds) {
       dropTable(e, seen);
+    }
+    for (TableRow r : tables) {
+      createTable(r, premiseRecord, record, seen);
     }
     for (StagedRows.End e : partitionEnds) {
       endPartition(e, seen);
@@ -155,6 +157,8 @@ final class StagedTableCreation {
                 + " change without its ducklake_schema_versions row");
       }
       TableValue table = liveTable(tableId);
+      refuseIndexed(tableId, table, "a change of its columns");
+      requireWellFormed(tableId);
       Long top = highest.get(tableId);
       if (top != null && Long.compareUnsigned(top + 1, table.getNextColumnId()) > 0) {
         // Raising the counter alone overwrites the table's record in place (RFC 0002 §12.1).
@@ -237,18 +241,7 @@ final class StagedTableCreation {
               + " is not of the row the lake holds, or not at "
               + n);
     }
-    if (!staged
-        .list(
-            EntityKind.INDEX_DEFINITION,
-            tableId,
-            dev.moraine.core.keyspace.proto.IndexValue.class,
-            x -> new EntityKey.IndexDefinition(tableId, x.getIndexId()))
-        .isEmpty()) {
-      throw new InvalidArgumentException(
-          "table "
-              + Long.toUnsignedString(tableId)
-              + " has equality indexes: drop it through Catalog.commit, which drops them too");
-    }
+    refuseIndexed(tableId, stored, "a DROP TABLE (drop it through Catalog.commit)");
     staged.delete(new EntityKey.Table(tableId));
     staged.delete(new EntityKey.OptionScope(EntityKey.OptionScope.TABLE, tableId));
     dropped.add(tableId);
@@ -309,14 +302,89 @@ final class StagedTableCreation {
                       tableId,
                       dev.moraine.core.keyspace.proto.PartitionValue.class,
                       p -> new EntityKey.Partition(tableId, p.getPartitionId()))
+                  .isEmpty()
+              || !staged
+                  .list(
+                      EntityKind.SORT,
+                      tableId,
+                      dev.moraine.core.keyspace.proto.SortValue.class,
+                      x -> new EntityKey.Sort(tableId, x.getSortId()))
                   .isEmpty();
       if (left) {
         throw new InvalidArgumentException(
             "table "
                 + Long.toUnsignedString(tableId)
-                + " is dropped with columns, files or partitioning of it left live: DuckLake ends"
-                + " them all with the table");
+                + " is dropped with columns, files, partitioning or a sort key of it left live:"
+                + " DuckLake ends them all with the table (a sort key's end is not taken by this"
+                + " door yet)");
       }
+    }
+  }
+
+  /**
+   * The equality indexes of a table name its columns, whose entries this door does not maintain: a
+   * change of its columns or its drop goes through {@code Catalog.commit}.
+   */
+  private void refuseIndexed(long tableId, TableValue table, String what) {
+    List<String> indexes =
+        staged
+            .list(
+                EntityKind.INDEX_DEFINITION,
+                tableId,
+                dev.moraine.core.keyspace.proto.IndexValue.class,
+                x -> new EntityKey.IndexDefinition(tableId, x.getIndexId()))
+            .stream()
+            .map(dev.moraine.core.keyspace.proto.IndexValue::getIndexName)
+            .toList();
+    if (!indexes.isEmpty()) {
+      String schema =
+          staged
+              .get(new EntityKey.Schema(table.getSchemaId()), SchemaValue.class)
+              .map(SchemaValue::getSchemaName)
+              .orElse("?");
+      throw new dev.moraine.core.catalog.IndexedTableException(
+          "commitStaged (" + what + ")", tableId, schema, table.getTableName(), indexes);
+    }
+  }
+
+  /**
+   * The columns a commit leaves a table with, as the verb path keeps them: at least one, each
+   * nested one's parent live, no two siblings of one name.
+   */
+  private void requireWellFormed(long tableId) {
+    List<ColumnValue> live =
+        staged.list(
+            EntityKind.COLUMN,
+            tableId,
+            ColumnValue.class,
+            c -> new EntityKey.Column(tableId, c.getColumnId()));
+    if (live.stream().noneMatch(c -> !c.hasParentColumn())) {
+      throw new InvalidArgumentException(
+          "the commit leaves table " + Long.toUnsignedString(tableId) + " without columns");
+    }
+    Set<Long> ids = new HashSet<>();
+    live.forEach(c -> ids.add(c.getColumnId()));
+    Map<Long, List<String>> namesByParent = new HashMap<>();
+    for (ColumnValue c : live) {
+      long parent = c.hasParentColumn() ? c.getParentColumn() : -1;
+      if (c.hasParentColumn() && !ids.contains(parent)) {
+        throw new InvalidArgumentException(
+            "column "
+                + Long.toUnsignedString(c.getColumnId())
+                + " of table "
+                + Long.toUnsignedString(tableId)
+                + " is left live under a parent the commit ends");
+      }
+      List<String> siblings = namesByParent.computeIfAbsent(parent, k -> new ArrayList<>());
+      if (siblings.stream().anyMatch(name -> Names.same(name, c.getColumnName()))) {
+        throw new AlreadyExistsException(
+            "table "
+                + Long.toUnsignedString(tableId)
+                + " would have two columns named '"
+                + c.getColumnName()
+                + "'");
+      }
+      siblings.add(c.getColumnName());
     }
   }
 
@@ -327,7 +395,7 @@ final class StagedTableCreation {
             () ->
                 new NotFoundException(
                     ErrorCode.NOT_FOUND,
-                    "a ducklake_column row names table "
+                    "the commit's rows name table "
                         + Long.toUnsignedString(tableId)
                         + ", which is not live"));
   }

@@ -367,8 +367,9 @@ public final class StagedTranslation {
               + (changesShape
                   ? ": a commit creating tables or changing columns bumps the version by one, and"
                       + " only a table's creation draws catalog ids"
-                  : ": the staged-row door takes data-only commits, table creations and column"
-                      + " changes so far, and a data-only commit carries both forward"));
+                  : ": the staged-row door takes data-only commits, option changes, table"
+                      + " creations and drops and column changes so far, and a data-only commit"
+                      + " carries both forward"));
     }
     if (Long.compareUnsigned(nextFileId, premiseRecord.getNextFileId()) < 0) {
       throw new InvalidArgumentException(

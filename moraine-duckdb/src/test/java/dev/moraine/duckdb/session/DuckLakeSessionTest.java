@@ -123,7 +123,8 @@ class DuckLakeSessionTest {
             "ALTER TABLE u DROP COLUMN x",
             "INSERT INTO u VALUES ('three', {'p': 3, 'q': 3.5}, 33)",
             "DROP TABLE w",
-            "CREATE TABLE w (again INTEGER)");
+            "CREATE TABLE w (again INTEGER)",
+            "CREATE OR REPLACE TABLE w (replaced BIGINT, also VARCHAR)");
     try (DuckLakeSession session = DuckLakeSession.open(catalog, dir.resolve("staging"))) {
       for (String sql : script) {
         stock.execute(sql);
@@ -141,7 +142,7 @@ class DuckLakeSessionTest {
       assertEquals(
           List.of(
               4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L, 12L, 13L, 14L, 14L, 14L, 14L, 15L, 16L, 17L, 18L,
-              19L, 20L, 21L),
+              19L, 20L, 21L, 22L),
           session.landedSnapshots(),
           "one snapshot per commit");
       String q = "SELECT count(*) AS n, sum(a) AS s, min(b) AS lo FROM w AT (VERSION => 14)";
@@ -149,7 +150,7 @@ class DuckLakeSessionTest {
     }
     // Time travel in DuckDB over the lake's snapshots: the session reads through its export.
     try (DuckLakeSession again = DuckLakeSession.open(catalog, dir.resolve("staging2"))) {
-      for (long v = 4; v <= 21; v++) {
+      for (long v = 4; v <= 22; v++) {
         String q = "SELECT count(*) AS n, sum(a) AS s FROM t AT (VERSION => " + v + ")";
         assertEquals(stock.query(q), again.query(q), q);
       }
@@ -242,6 +243,17 @@ class DuckLakeSessionTest {
       assertEquals(beforeMany.snapshotId() + 1, catalog.head().snapshotId());
       assertEquals(List.of(Map.of("n", 2L)), session.query("SELECT count(*) AS n FROM t"));
       session.execute("DELETE FROM t");
+      // Options are last-write-wins: another session setting the same one meanwhile is
+      // overwritten, not a refusal.
+      try (DuckLakeSession other = DuckLakeSession.open(catalog, dir.resolve("staging-other"))) {
+        session.execute("CALL lake.set_option('parquet_compression', 'zstd')");
+        other.execute("CALL lake.set_option('parquet_compression', 'snappy')");
+      }
+      assertEquals(
+          java.util.Optional.of("snappy"),
+          catalog
+              .snapshot()
+              .option(dev.moraine.core.catalog.model.OptionScope.global(), "parquet_compression"));
       // A table the session creates is one the verbs work on, and the other way round.
       session.execute("CREATE TABLE u (x INTEGER)");
       session.execute("INSERT INTO u VALUES (7), (8)");
