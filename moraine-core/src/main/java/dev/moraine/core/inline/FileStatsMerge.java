@@ -72,15 +72,6 @@ public final class FileStatsMerge {
     return b.build();
   }
 
-  /**
-   * Compares two bounds of {@code column} (one of {@code tableColumns}) as {@link #merge} does: by
-   * the column's type where the inline encoding knows it, else as numbers or text.
-   */
-  public static int compareBounds(
-      ColumnValue column, Collection<ColumnValue> tableColumns, String a, String b) {
-    return compare(typeOf(column, tableColumns), a, b);
-  }
-
   /** The column's inline type, or null for a type the inline encoding does not take. */
   static InlineColumnType typeOf(ColumnValue column, Collection<ColumnValue> tableColumns) {
     try {

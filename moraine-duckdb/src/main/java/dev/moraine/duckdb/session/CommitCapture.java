@@ -243,8 +243,8 @@ public final class CommitCapture {
     return Map.copyOf(out);
   }
 
-  private static List<Map<String, Object>> rows(Connection connection, String sql)
-      throws SQLException {
+  /** The rows {@code sql} returns, each by column label, values compared by content. */
+  static List<Map<String, Object>> rows(Connection connection, String sql) throws SQLException {
     try (Statement st = connection.createStatement();
         ResultSet rs = st.executeQuery(sql)) {
       ResultSetMetaData meta = rs.getMetaData();

@@ -330,18 +330,8 @@ public final class DuckLakeSession implements AutoCloseable {
 
   /** Whether {@code ducklake_metadata} differs from the export's: a set_option mints nothing. */
   private boolean optionsChanged() throws SQLException {
-    List<Map<String, Object>> now = new ArrayList<>();
-    try (Statement st = duckdb.createStatement();
-        ResultSet rs = st.executeQuery("SELECT * FROM " + METADATA + ".ducklake_metadata")) {
-      ResultSetMetaData meta = rs.getMetaData();
-      while (rs.next()) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        for (int i = 1; i <= meta.getColumnCount(); i++) {
-          row.put(meta.getColumnLabel(i), rs.getObject(i));
-        }
-        now.add(row);
-      }
-    }
+    List<Map<String, Object>> now =
+        CommitCapture.rows(duckdb, "SELECT * FROM " + METADATA + ".ducklake_metadata");
     return !new HashSet<>(now).equals(new HashSet<>(exported.byTable().get("ducklake_metadata")));
   }
 
