@@ -108,7 +108,7 @@ public final class CompactionVerbs {
     }
     dataFiles.checkFile(tableId, output);
     List<EntityKey> inputStats = inputColumnStats(tableId, distinct);
-    List<HistoryKey> endedDeletes = endedDeleteFiles(tableId, distinct);
+    List<HistoryKey> endedDeletes = endedDeleteFiles(s.staged, tableId, distinct);
     SchemaValue schema = s.requireSchema(table.getSchemaId());
     // Everything is checked above; from here on the verb only stages.
     for (DataFileValue in : inputs) {
@@ -267,9 +267,9 @@ public final class CompactionVerbs {
    * delete file row of a merged input, ended ones included, so no snapshot keeps a delete file
    * whose data file is gone.
    */
-  private List<HistoryKey> endedDeleteFiles(long tableId, Set<Long> ids) {
+  static List<HistoryKey> endedDeleteFiles(StagedEntities staged, long tableId, Set<Long> ids) {
     byte[] prefix = KeyPrefixes.historyOfTable(EntityKind.DELETE_FILE, tableId);
-    return s.staged
+    return staged
         .premise()
         .loadFor(
             v -> {

@@ -37,7 +37,7 @@ final class StagedFileRemovals {
   /** (table, data file) -> the delete file of it this commit removed. */
   private final Map<List<Long>, DeleteFileValue> replaced = new HashMap<>();
 
-  /** Delete file id -> the schedule record stock writes for it (its path from the data path). */
+  /** File id -> the schedule record stock writes for it (its path from the data path). */
   private final Map<Long, GcFileValue> expected = new HashMap<>();
 
   /** Delete file ids a schedule row named. */
@@ -88,6 +88,14 @@ final class StagedFileRemovals {
               + Long.toUnsignedString(id)
               + " is not of the row the lake holds, or is given twice");
     }
+    removeOutright(key, tableId, id, v.getPath(), v.getPathIsRelative());
+  }
+
+  /**
+   * Removes file {@code id} of {@code tableId}, recorded under {@code key}, from every snapshot,
+   * and expects a schedule row for it with the record stock writes (its path from the data path).
+   */
+  void removeOutright(EntityKey key, long tableId, long id, String path, boolean relative) {
     TableValue table =
         staged
             .get(new EntityKey.Table(tableId), TableValue.class)
@@ -97,13 +105,17 @@ final class StagedFileRemovals {
             .get(new EntityKey.Schema(table.getSchemaId()), SchemaValue.class)
             .orElseThrow(
                 () -> new NotFoundException(ErrorCode.NOT_FOUND, "schema " + table.getSchemaId()));
-    expected.put(
-        id, SchedulePaths.of(schema, table, id, v.getPath(), v.getPathIsRelative()).build());
+    expected.put(id, SchedulePaths.of(schema, table, id, path, relative).build());
     staged.delete(key);
     writes.removeWithoutHistory(key);
   }
 
-  /** A schedule row for a delete file this commit removed: the file cleanup deletes it later. */
+  /** Whether a schedule row named file {@code id}. */
+  boolean isScheduled(long id) {
+    return scheduled.contains(id);
+  }
+
+  /** A schedule row for a file this commit removed: the file cleanup deletes it later. */
   void schedule(FilesScheduledForDeletionRow r) {
     long id = required(r.dataFileId(), r, "data_file_id");
     GcFileValue file = expected.get(id);
@@ -111,8 +123,8 @@ final class StagedFileRemovals {
       throw new InvalidArgumentException(
           "ducklake_files_scheduled_for_deletion row for file "
               + Long.toUnsignedString(id)
-              + ": the staged-row door takes a schedule only for a delete file the same commit"
-              + " deletes, once");
+              + ": the staged-row door takes a schedule only for a file the same commit deletes,"
+              + " once");
     }
     if (!file.getPath().equals(r.path())
         || !Boolean.valueOf(file.getPathIsRelative()).equals(r.pathIsRelative())) {

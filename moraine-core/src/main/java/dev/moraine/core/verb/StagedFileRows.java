@@ -38,6 +38,7 @@ final class StagedFileRows {
   private final StagedEntities staged;
   private final StagedFileRemovals removals;
   private final StagedBase base;
+  private final StagedMerges merges;
 
   /** The snapshot the commit mints. */
   private final long n;
@@ -48,12 +49,14 @@ final class StagedFileRows {
       StagedEntities staged,
       StagedFileRemovals removals,
       StagedBase base,
+      StagedMerges merges,
       long n) {
     this.premise = premise;
     this.premiseRecord = premiseRecord;
     this.staged = staged;
     this.removals = removals;
     this.base = base;
+    this.merges = merges;
     this.n = n;
   }
 
@@ -64,7 +67,9 @@ final class StagedFileRows {
     requireAbsent(r.endSnapshot(), r, "end_snapshot");
     checkNewFile(r, id, record, fileIds);
     long begin = required(r.beginSnapshot(), r, "begin_snapshot");
-    if (begin != n) {
+    // A merged file is backdated to its inputs' first snapshot; any other begins here.
+    boolean merged = begin != n && merges.isOutput(r);
+    if (begin != n && !merged) {
       throw new InvalidArgumentException(
           "data file " + Long.toUnsignedString(id) + " begins at " + begin + ", not at " + n);
     }
@@ -100,7 +105,13 @@ final class StagedFileRows {
               + " is mapped by name: the staged-row door takes no column mappings yet");
     }
     List<FilePartitionValueRow> given = values == null ? List.of() : values;
-    if (r.partitionId() == null) {
+    if (merged) {
+      DataFileValue in = merges.output(r, given);
+      value.addAllPartitionValues(in.getPartitionValuesList());
+      if (in.hasPartitionId()) {
+        value.setPartitionId(in.getPartitionId());
+      }
+    } else if (r.partitionId() == null) {
       if (!given.isEmpty()) {
         throw new InvalidArgumentException(
             "data file " + Long.toUnsignedString(id) + " has partition values but no partition_id");

@@ -56,7 +56,10 @@ import java.util.Set;
  *       minimum and maximum.
  * </ul>
  *
- * Before anything moves, the commits that landed since the base are judged against this one by
+ * A merge of files moves by the same rules: its merged file's id moves, while its backdated begin,
+ * its row ids and the inputs it deletes and schedules are of the base and stay.
+ *
+ * <p>Before anything moves, the commits that landed since the base are judged against this one by
  * DuckLake's conflict matrix, on the change set DuckLake wrote for it: a true conflict, a shape the
  * rebase cannot move, or a base no longer held is {@link CommitConflictException}, whose text holds
  * "conflict", the word DuckLake re-drives on.
@@ -120,6 +123,11 @@ final class StagedRebase {
         throw new InvalidArgumentException("a staged row operation is null");
       }
       DuckLakeRow row = op.row();
+      if (StagedMerges.isMergeRemoval(op)) {
+        // An input of a merge, or a row that leaves with it: of the base, its ids do not move.
+        // DuckLake judges a merge by its change kind, not by the files it reads.
+        continue;
+      }
       if (op instanceof StagedRows.Delete && row instanceof DeleteFileRow d) {
         // A delete file of the base, replaced: its id does not move.
         deleted.add(required(d.dataFileId(), d, "data_file_id"));
@@ -149,6 +157,10 @@ final class StagedRebase {
       } else if (row instanceof SnapshotChangesRow c) {
         changes = c;
       } else if (row instanceof DataFileRow f) {
+        // A merged file is backdated and keeps its inputs' row ids: it appends nothing.
+        if (!Long.valueOf(stamped).equals(f.beginSnapshot())) {
+          continue;
+        }
         files.add(f);
       } else if (row instanceof DeleteFileRow d) {
         deleted.add(required(d.dataFileId(), d, "data_file_id"));

@@ -43,13 +43,12 @@ import java.util.TreeSet;
 /**
  * The staged-row door's translation (RFC 0006): DuckLake's row operations for one commit, made
  * against the snapshot it read, turned into the records of the keyed layout, row for row, with
- * DuckLake's ids and counters as given. Built so far for the data-only commits that add files: data
- * files with their partition values and column statistics, the first delete file of a data file,
- * and the table statistics DuckLake updates with them. Rows of any other table, an end or a delete
- * of a row, and a commit that mints no snapshot, are refused. Rows authored against an older
- * snapshot are first moved onto the head by {@link StagedRebase}. Every check runs before anything
- * is staged that could land: a refusal throws out of the commit's work, and nothing it staged is
- * written. Confined to the thread running it.
+ * DuckLake's ids and counters as given. The shapes it takes are listed in RFC 0006 §13: files
+ * added, ended, merged and their delete files replaced, tables created, altered and dropped, and
+ * options; rows of any other shape are refused. Rows authored against an older snapshot are first
+ * moved onto the head by {@link StagedRebase}. Every check runs before anything is staged that
+ * could land: a refusal throws out of the commit's work, and nothing it staged is written. Confined
+ * to the thread running it.
  */
 public final class StagedTranslation {
   private final SnapshotView premise;
@@ -154,6 +153,7 @@ public final class StagedTranslation {
     List<TableColumnStatsRow> columnStats = new ArrayList<>();
     List<StagedRows.End> ends = new ArrayList<>();
     List<StagedRows.Delete> removals = new ArrayList<>();
+    List<StagedRows.Delete> mergeRemovals = new ArrayList<>();
     List<FilesScheduledForDeletionRow> schedules = new ArrayList<>();
     List<TableRow> newTables = new ArrayList<>();
     List<ColumnRow> newColumns = new ArrayList<>();
@@ -192,6 +192,8 @@ public final class StagedTranslation {
       } else if (op instanceof StagedRows.End e
           && (row instanceof DataFileRow || row instanceof DeleteFileRow)) {
         ends.add(e);
+      } else if (StagedMerges.isMergeRemoval(op)) {
+        mergeRemovals.add((StagedRows.Delete) op);
       } else if (op instanceof StagedRows.Delete d && row instanceof DeleteFileRow) {
         removals.add(d);
       } else if (row instanceof FilesScheduledForDeletionRow r && insert) {
@@ -224,7 +226,9 @@ public final class StagedTranslation {
     n = head + 1;
     creation = new StagedTableCreation(staged, n);
     liveness = new StagedBase(premise, creation);
-    fileRows = new StagedFileRows(premise, premiseRecord, staged, this.removals, liveness, n);
+    StagedMerges merges = new StagedMerges(staged, this.removals, liveness);
+    fileRows =
+        new StagedFileRows(premise, premiseRecord, staged, this.removals, liveness, merges, n);
     SnapshotValue record =
         snapshotRecord(
             snapshot,
@@ -255,6 +259,7 @@ public final class StagedTranslation {
       fileRows.endFile(e, endedKeys, targets);
     }
     removals.forEach(this.removals::remove);
+    merges.remove(mergeRemovals);
     schedules.forEach(this.removals::schedule);
     Set<Long> fileIds = new HashSet<>();
     Map<List<Long>, List<FilePartitionValueRow>> valuesOf = new HashMap<>();
@@ -286,6 +291,7 @@ public final class StagedTranslation {
       targets.add(r.dataFileId());
     }
     this.removals.requireComplete();
+    merges.requireComplete();
     creation.requireDropsComplete();
     Set<List<Long>> seen = new HashSet<>();
     for (FileColumnStatsRow r : fileStats) {

@@ -189,6 +189,55 @@ class StagedFileCommitsDifferentialTest {
   }
 
   @Test
+  void merges_leaveStocksRows_andAreTakenWholeOrNotAtAll() throws Exception {
+    step("INSERT INTO t VALUES (1, 'a'), (2, 'b')");
+    step("INSERT INTO t VALUES (3, 'c')");
+    step("INSERT INTO t VALUES (4, 'd'), (5, 'e')");
+    step("INSERT INTO p VALUES ('x', 1), ('y', 2)");
+    step("INSERT INTO p VALUES ('x', 3)");
+    long before = lakes.catalog.head().snapshotId();
+    CommitCapture.Rows was = StagedCapture.read(stock);
+    stock.execute("CALL ducklake_merge_adjacent_files('lake', 't')");
+    StagedRows merge = StagedCapture.between(before, was, StagedCapture.read(stock));
+    assertTrue(
+        merge.ops().stream()
+            .anyMatch(o -> o instanceof StagedRows.Delete && o.row() instanceof DataFileRow),
+        "the inputs are deleted outright: " + merge.ops());
+    // Each part of the merge is required: without the merged file the rows would be gone, without
+    // an input's delete it would be read twice, without a schedule its file would never be
+    // cleaned up, and an input's column statistics go with it.
+    Head head = lakes.catalog.head();
+    boolean[] firstInput = {true};
+    for (java.util.function.Predicate<StagedRows.Op> drop :
+        List.<java.util.function.Predicate<StagedRows.Op>>of(
+            o -> o instanceof StagedRows.Insert && o.row() instanceof DataFileRow,
+            o -> {
+              if (o instanceof StagedRows.Delete
+                  && o.row() instanceof DataFileRow
+                  && firstInput[0]) {
+                firstInput[0] = false;
+                return true;
+              }
+              return false;
+            },
+            o -> o.row() instanceof FilesScheduledForDeletionRow,
+            o ->
+                o instanceof StagedRows.Delete
+                    && o.row() instanceof dev.moraine.ducklake.rows.FileColumnStatsRow)) {
+      StagedRows partial =
+          new StagedRows(before, merge.ops().stream().filter(drop.negate()).toList());
+      assertThrows(InvalidArgumentException.class, () -> lakes.catalog.commitStaged(partial));
+      assertEquals(head, lakes.catalog.head(), "a refused merge writes nothing");
+    }
+    assertEquals(before + 1, lakes.catalog.commitStaged(merge));
+    assertEquals(List.of(), RowComparison.differences(stock, lakes.ours()), "the merge of t");
+    // Rows of a merged file are deleted through a delete file of it, as of any other.
+    step("DELETE FROM t WHERE a IN (2, 4)");
+    step("CALL ducklake_merge_adjacent_files('lake', 'p')");
+    step("INSERT INTO p VALUES ('x', 4)");
+  }
+
+  @Test
   void refusals_writeNothing() throws Exception {
     long base = lakes.catalog.head().snapshotId();
     CommitCapture.Rows before = StagedCapture.read(stock);

@@ -73,17 +73,18 @@ class StagedRebaseDifferentialTest {
                 0, "p", List.of(ColumnDef.of("k", "varchar"), ColumnDef.of("v", "int64"))));
     lakes.catalog.commit(tx -> tx.setPartitionKey(2, List.of(PartitionKey.identity(1))));
     // A first file in each table, on every side: the base the races start from.
-    for (String sql :
-        List.of(
-            "INSERT INTO t SELECT range::INTEGER, 'v' || range FROM range(5)",
-            "INSERT INTO p VALUES ('x', 1), ('y', 2)")) {
-      long base = lakes.catalog.head().snapshotId();
-      CommitCapture.Rows before = StagedCapture.read(stock);
-      stock.execute(sql);
-      lakes.catalog.commitStaged(StagedCapture.between(base, before, StagedCapture.read(stock)));
-      author.execute(sql);
-    }
+    landEverywhere("INSERT INTO t SELECT range::INTEGER, 'v' || range FROM range(5)");
+    landEverywhere("INSERT INTO p VALUES ('x', 1), ('y', 2)");
     assertEquals(List.of(), RowComparison.differences(stock, lakes.ours()), "the setup");
+  }
+
+  /** Runs {@code sql} on stock and the author lake, and lands stock's rows in ours. */
+  private void landEverywhere(String sql) throws Exception {
+    long base = lakes.catalog.head().snapshotId();
+    CommitCapture.Rows before = StagedCapture.read(stock);
+    stock.execute(sql);
+    lakes.catalog.commitStaged(StagedCapture.between(base, before, StagedCapture.read(stock)));
+    author.execute(sql);
   }
 
   @AfterEach
@@ -161,6 +162,33 @@ class StagedRebaseDifferentialTest {
         tx -> tx.createTable(0, "u", List.of(ColumnDef.of("x", "int32"))),
         "INSERT INTO t VALUES (9, 'nine')",
         false);
+  }
+
+  @Test
+  void aMergeAfterAnAppendToItsTable_isRebased() throws Exception {
+    landEverywhere("INSERT INTO t VALUES (5, 'five'), (6, 'six')");
+    race(
+        "INSERT INTO t VALUES (9, 'nine')",
+        null,
+        "CALL ducklake_merge_adjacent_files('lake', 't')",
+        false);
+  }
+
+  @Test
+  void anAppendAfterAMergeOfItsTable_isRebased() throws Exception {
+    landEverywhere("INSERT INTO t VALUES (5, 'five'), (6, 'six')");
+    race(
+        "CALL ducklake_merge_adjacent_files('lake', 't')",
+        null,
+        "INSERT INTO t VALUES (9, 'nine')",
+        false);
+  }
+
+  @Test
+  void aMergeAfterADeleteFromItsTable_isAConflict() throws Exception {
+    landEverywhere("INSERT INTO t VALUES (5, 'five'), (6, 'six')");
+    race(
+        "DELETE FROM t WHERE a = 2", null, "CALL ducklake_merge_adjacent_files('lake', 't')", true);
   }
 
   @Test
@@ -319,6 +347,15 @@ class StagedRebaseDifferentialTest {
                     sched.dataFileId(), path, sched.pathIsRelative(), sched.scheduleStart())));
         continue;
       }
+      if (op instanceof StagedRows.Delete && row instanceof DataFileRow f) {
+        // An input of a merge, of the base: named as ours (stock's) named it.
+        out.add(new StagedRows.Delete(withFacts(f, ourPath(f), f.fileSizeBytes(), f.footerSize())));
+        continue;
+      }
+      if (op instanceof StagedRows.Delete) {
+        out.add(op);
+        continue;
+      }
       if (op instanceof StagedRows.End e) {
         // A file of the base: the author lake named it otherwise than ours (stock's) did.
         DataFileRow f = (DataFileRow) e.row();
@@ -353,6 +390,15 @@ class StagedRebaseDifferentialTest {
       out.add(new StagedRows.Insert(row));
     }
     return new StagedRows(rows.baseSnapshotId(), out);
+  }
+
+  /** The path our lake holds data file {@code f} under. */
+  private String ourPath(DataFileRow f) {
+    return lakes.catalog.snapshot().dataFiles(f.tableId()).stream()
+        .filter(d -> d.dataFileId() == f.dataFileId())
+        .findFirst()
+        .orElseThrow()
+        .path();
   }
 
   /** {@code f} with another path and sizes. */
