@@ -293,7 +293,7 @@ final class CatalogOpener {
       if (rows == null) {
         throw new InvalidArgumentException("the staged rows must not be null");
       }
-      return commits.commit(List.of(new StagedRun(rows))).get(0);
+      return commits.commit(List.of(new StagedRun(rows, options))).get(0);
     }
 
     @Override

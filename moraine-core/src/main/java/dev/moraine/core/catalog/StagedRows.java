@@ -1,6 +1,8 @@
 package dev.moraine.core.catalog;
 
 import dev.moraine.ducklake.rows.DuckLakeRow;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -12,11 +14,20 @@ import java.util.Objects;
  *
  * @param baseSnapshotId the snapshot DuckLake read to author the rows: its ids, counters and
  *     statistics are computed from it
- * @param ops the operations, in any order
+ * @param ops the operations on the {@code ducklake_*} tables, in any order
+ * @param inlined the operations on the inlined-data tables ({@code ducklake_inlined_data_<t>_<v>},
+ *     {@code ducklake_inlined_delete_<t>}), in any order
  */
-public record StagedRows(long baseSnapshotId, List<StagedRows.Op> ops) {
+public record StagedRows(
+    long baseSnapshotId, List<StagedRows.Op> ops, List<StagedRows.InlinedOp> inlined) {
   public StagedRows {
     ops = List.copyOf(Objects.requireNonNull(ops, "ops"));
+    inlined = List.copyOf(Objects.requireNonNull(inlined, "inlined"));
+  }
+
+  /** A commit that changes no inlined-data table. */
+  public StagedRows(long baseSnapshotId, List<StagedRows.Op> ops) {
+    this(baseSnapshotId, ops, List.of());
   }
 
   /** One row operation. */
@@ -53,4 +64,38 @@ public record StagedRows(long baseSnapshotId, List<StagedRows.Op> ops) {
       Objects.requireNonNull(row, "row");
     }
   }
+
+  /** One operation on an inlined-data table of table {@code tableId}. */
+  public sealed interface InlinedOp {
+    long tableId();
+  }
+
+  /**
+   * {@code INSERT} of a row into {@code ducklake_inlined_data_<tableId>_<schemaVersion>}: rows an
+   * INSERT inlines, or the new version of a row an UPDATE changes (under the old row's id).
+   *
+   * @param values the row's values in the table's column order, in the forms {@link
+   *     Transaction#insertInlined} takes (nulls allowed)
+   */
+  public record InlinedInsert(
+      long tableId, long schemaVersion, long rowId, long beginSnapshot, List<Object> values)
+      implements InlinedOp {
+    public InlinedInsert {
+      values = Collections.unmodifiableList(new ArrayList<>(Objects.requireNonNull(values)));
+    }
+  }
+
+  /**
+   * {@code UPDATE ducklake_inlined_data_<tableId>_<schemaVersion> SET end_snapshot = endSnapshot}
+   * of the live inlined row {@code rowId}: a DELETE (or the old version of an UPDATE) of it.
+   */
+  public record InlinedEnd(long tableId, long schemaVersion, long rowId, long endSnapshot)
+      implements InlinedOp {}
+
+  /**
+   * {@code INSERT} into {@code ducklake_inlined_delete_<tableId>}: the row at {@code position} of
+   * data file {@code dataFileId} deleted inline (DuckLake's {@code row_id} column of that table).
+   */
+  public record InlinedFileDelete(long tableId, long dataFileId, long position, long beginSnapshot)
+      implements InlinedOp {}
 }

@@ -14,16 +14,19 @@ import dev.moraine.core.view.SnapshotView;
  */
 final class StagedRun implements CommitWork {
   private final StagedRows rows;
+  private final CatalogOptions options;
   private final boolean changesShape;
 
-  StagedRun(StagedRows rows) {
+  StagedRun(StagedRows rows, CatalogOptions options) {
     this.rows = rows;
+    this.options = options;
     this.changesShape = StagedTranslation.changesShape(rows);
   }
 
   @Override
   public Draft run(SnapshotView premise, SnapshotValue premiseRecord) {
-    return StagedTranslation.translate(premise, premiseRecord, rows);
+    return StagedTranslation.translate(
+        premise, premiseRecord, rows, options, CatalogSnapshot.of(premise));
   }
 
   @Override

@@ -216,20 +216,28 @@ final class InlineSchemaVersions {
           || s.inliningRowLimit(tableId) <= 0) {
         continue;
       }
-      List<ColumnValue> all = s.columnRecords(tableId);
-      List<ColumnValue> columns = userColumns(all);
-      List<InlineColumnType> types;
       try {
-        types = types(columns, all);
+        registerEmpty(tableId, version);
       } catch (InvalidArgumentException noInlineForm) {
-        continue;
+        // No inline verb could insert under that version either.
       }
-      byte[] schema = InlineRowEncoder.encode(columns, types, List.of()).schema();
-      s.inline.put(
-          key,
-          InlineSchemaValue.newBuilder()
-              .setArrowSchema(com.google.protobuf.ByteString.copyFrom(schema))
-              .build());
     }
+  }
+
+  /**
+   * Records the Arrow schema of the table's live columns for {@code version}: the empty
+   * inlined-data table of that version.
+   *
+   * @throws InvalidArgumentException if a column's type has no inline form
+   */
+  void registerEmpty(long tableId, long version) {
+    List<ColumnValue> all = s.columnRecords(tableId);
+    List<ColumnValue> columns = userColumns(all);
+    byte[] schema = InlineRowEncoder.encode(columns, types(columns, all), List.of()).schema();
+    s.inline.put(
+        new InlineKey.Schema(tableId, version),
+        InlineSchemaValue.newBuilder()
+            .setArrowSchema(com.google.protobuf.ByteString.copyFrom(schema))
+            .build());
   }
 }

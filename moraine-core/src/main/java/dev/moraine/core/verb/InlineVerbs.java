@@ -411,6 +411,16 @@ public final class InlineVerbs {
    *
    * @throws InvalidArgumentException if one does not; the commit then writes nothing
    */
+  /** See {@link InlineSchemaVersions#registerEmpty}. */
+  void registerEmptyTable(long tableId, long version) {
+    schemas.registerEmpty(tableId, version);
+  }
+
+  /** The schema version this run inlined rows of {@code tableId} under, if it did. */
+  Optional<Long> insertedVersion(long tableId) {
+    return Optional.ofNullable(run.insertedVersions.get(tableId));
+  }
+
   /** See {@link InlineSchemaVersions#registerReshapedTables}. */
   public void registerReshapedTables() {
     schemas.registerReshapedTables();

@@ -28,6 +28,11 @@ final class StagedBase {
 
   /** The base's live table, or null for one this commit creates (it has no indexes). */
   TableInfo liveTable(long tableId, DuckLakeRow r) {
+    return liveTable(tableId, tableOf(r) + " row");
+  }
+
+  /** As {@link #liveTable(long, DuckLakeRow)}, for a row {@code what} names. */
+  TableInfo liveTable(long tableId, String what) {
     if (creation.creates(tableId)) {
       return null;
     }
@@ -37,8 +42,8 @@ final class StagedBase {
             () ->
                 new NotFoundException(
                     ErrorCode.NOT_FOUND,
-                    tableOf(r)
-                        + " row names table "
+                    what
+                        + " names table "
                         + Long.toUnsignedString(tableId)
                         + ", which the base does not hold live"));
   }

@@ -106,7 +106,7 @@ final class StagedRebase {
       // At the head, nothing to move; past it, the translation refuses.
       return rows;
     }
-    if (StagedOptions.onlyOptions(rows.ops())) {
+    if (StagedOptions.onlyOptions(rows.ops()) && rows.inlined().isEmpty()) {
       // Options are last-write-wins and derive nothing from the head: as good against it.
       return new StagedRows(head.getSnapshotId(), rows.ops());
     }
@@ -114,6 +114,9 @@ final class StagedRebase {
   }
 
   private StagedRows run() {
+    if (!rows.inlined().isEmpty()) {
+      throw lost("its inlined rows are not moved by the rebase yet");
+    }
     SnapshotRow snapshot = null;
     SnapshotChangesRow changes = null;
     List<DataFileRow> files = new ArrayList<>();

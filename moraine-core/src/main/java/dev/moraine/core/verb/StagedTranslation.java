@@ -3,6 +3,8 @@ package dev.moraine.core.verb;
 import static dev.moraine.core.verb.StagedRowChecks.once;
 import static dev.moraine.core.verb.StagedRowChecks.required;
 
+import dev.moraine.core.catalog.CatalogOptions;
+import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.CommitConflictException;
 import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.IndexedTableException;
@@ -25,6 +27,7 @@ import dev.moraine.ducklake.rows.DuckLakeRow;
 import dev.moraine.ducklake.rows.FileColumnStatsRow;
 import dev.moraine.ducklake.rows.FilePartitionValueRow;
 import dev.moraine.ducklake.rows.FilesScheduledForDeletionRow;
+import dev.moraine.ducklake.rows.InlinedDataTablesRow;
 import dev.moraine.ducklake.rows.SchemaVersionsRow;
 import dev.moraine.ducklake.rows.SnapshotChangesRow;
 import dev.moraine.ducklake.rows.SnapshotRow;
@@ -53,6 +56,13 @@ import java.util.TreeSet;
 public final class StagedTranslation {
   private final SnapshotView premise;
   private final SnapshotValue premiseRecord;
+
+  /**
+   * The verbs' state over the premise: its entities are where the translation stages, and its
+   * inline writes where the inlined rows' verbs write.
+   */
+  private final VerbState state;
+
   private final StagedEntities staged;
   private final StagedFileRemovals removals;
   private StagedTableCreation creation;
@@ -62,10 +72,15 @@ public final class StagedTranslation {
   /** The snapshot the commit mints. */
   private long n;
 
-  private StagedTranslation(SnapshotView premise, SnapshotValue premiseRecord) {
+  private StagedTranslation(
+      SnapshotView premise,
+      SnapshotValue premiseRecord,
+      CatalogOptions options,
+      CatalogSnapshot premiseSnapshot) {
     this.premise = premise;
     this.premiseRecord = premiseRecord;
-    this.staged = new StagedEntities(premise);
+    this.state = new VerbState(premise, premiseRecord, options, premiseSnapshot);
+    this.staged = state.staged;
     this.removals = new StagedFileRemovals(staged);
   }
 
@@ -81,12 +96,16 @@ public final class StagedTranslation {
    * @throws IndexedTableException if a file goes into or out of a table with equality indexes
    */
   public static Draft translate(
-      SnapshotView premise, SnapshotValue premiseRecord, StagedRows rows) {
+      SnapshotView premise,
+      SnapshotValue premiseRecord,
+      StagedRows rows,
+      CatalogOptions options,
+      CatalogSnapshot premiseSnapshot) {
     if (rows == null) {
       throw new InvalidArgumentException("the staged rows must not be null");
     }
     try {
-      return new StagedTranslation(premise, premiseRecord).run(rows);
+      return new StagedTranslation(premise, premiseRecord, options, premiseSnapshot).run(rows);
     } catch (NotFoundException gone) {
       if (Long.compareUnsigned(rows.baseSnapshotId(), premiseRecord.getSnapshotId()) < 0) {
         // Rows authored against an older snapshot name what a commit since took away: the race
@@ -124,7 +143,7 @@ public final class StagedTranslation {
               + Long.toUnsignedString(head)
               + " landed since: a conflict with a concurrent commit; read the catalog again");
     }
-    if (StagedOptions.onlyOptions(rows.ops())) {
+    if (StagedOptions.onlyOptions(rows.ops()) && rows.inlined().isEmpty()) {
       StagedOptions.apply(staged, rows.ops());
       return new Draft(
           staged.changes(),
@@ -161,6 +180,7 @@ public final class StagedTranslation {
     List<StagedRows.End> tableEnds = new ArrayList<>();
     List<StagedRows.End> partitionEnds = new ArrayList<>();
     List<SchemaVersionsRow> newVersions = new ArrayList<>();
+    List<InlinedDataTablesRow> newInlinedTables = new ArrayList<>();
     for (StagedRows.Op op : rows.ops()) {
       if (op == null) {
         throw new InvalidArgumentException("a staged row operation is null");
@@ -211,6 +231,8 @@ public final class StagedTranslation {
         partitionEnds.add(e);
       } else if (row instanceof SchemaVersionsRow r && insert) {
         newVersions.add(r);
+      } else if (row instanceof InlinedDataTablesRow r && insert) {
+        newInlinedTables.add(r);
       } else {
         throw new InvalidArgumentException(
             StagedRowChecks.describe(op)
@@ -292,6 +314,9 @@ public final class StagedTranslation {
     }
     this.removals.requireComplete();
     merges.requireComplete();
+    StagedInlinedRows inlined = new StagedInlinedRows(state, liveness, creation, n);
+    inlined.register(newInlinedTables, record.getSchemaVersion(), creation.createdIds());
+    inlined.apply(rows.inlined());
     creation.requireDropsComplete();
     Set<List<Long>> seen = new HashSet<>();
     for (FileColumnStatsRow r : fileStats) {
@@ -315,7 +340,7 @@ public final class StagedTranslation {
         Optional.ofNullable(changes.author()),
         Optional.ofNullable(changes.commitMessage()),
         Optional.ofNullable(changes.commitExtraInfo()),
-        new InlineWrites(),
+        state.inline,
         new dev.moraine.core.kv.WriteBatch(),
         this.removals.writes(),
         MaintenanceWrites.NONE);

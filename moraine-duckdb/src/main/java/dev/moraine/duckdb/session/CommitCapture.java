@@ -43,14 +43,24 @@ import java.util.UUID;
  * </ul>
  *
  * The inlined-data tables ({@code ducklake_inlined_data_<t>_<v>}, {@code
- * ducklake_inlined_delete_<t>}) are compared too: the door does not take inlined rows yet, so a
- * commit that changed one is refused here, before it reaches the lake.
+ * ducklake_inlined_delete_<t>}) are compared too, by {@link InlinedCapture}: their new rows and
+ * ends are the commit's inlined operations ({@link StagedRows#inlined}).
  */
 public final class CommitCapture {
-  /** Every metadata table's rows at one moment, and the inlined-data tables' rows. */
-  public record Rows(Map<String, List<Map<String, Object>>> byTable) {
+  /**
+   * Every metadata table's rows at one moment ({@code byTable}, by table name), and the
+   * inlined-data tables' ({@code inlined}, by table name; also in {@code byTable}).
+   */
+  public record Rows(
+      Map<String, List<Map<String, Object>>> byTable, Map<String, InlinedCapture.Table> inlined) {
     public Rows {
       byTable = Collections.unmodifiableMap(new LinkedHashMap<>(byTable));
+      inlined = Collections.unmodifiableMap(new LinkedHashMap<>(inlined));
+    }
+
+    /** The metadata tables' rows, without inlined-data tables. */
+    public Rows(Map<String, List<Map<String, Object>>> byTable) {
+      this(byTable, Map.of());
     }
   }
 
@@ -67,52 +77,42 @@ public final class CommitCapture {
    */
   public static Rows read(Connection connection, String metadataCatalog) throws SQLException {
     Map<String, List<Map<String, Object>>> out = new LinkedHashMap<>();
+    Map<String, InlinedCapture.Table> inlined = new LinkedHashMap<>();
     for (TableDef def : DuckLakeTables.ALL) {
       out.put(def.name(), rows(connection, def.selectSql(quote(metadataCatalog))));
     }
-    for (Map<String, Object> t :
-        rows(
-            connection,
-            "SELECT table_name FROM information_schema.tables WHERE table_catalog = '"
-                + metadataCatalog.replace("'", "''")
-                + "' AND (table_name LIKE 'ducklake_inlined_data_%'"
-                + " OR table_name LIKE 'ducklake_inlined_delete_%') ORDER BY table_name")) {
-      String name = (String) t.get("table_name");
-      out.put(
-          name, rows(connection, "SELECT * FROM " + quote(metadataCatalog) + "." + quote(name)));
+    // The inlined tables are not listed in DuckDB's information schema: their names come from
+    // ducklake_inlined_data_tables and the table ids, and each is read if it exists.
+    Set<String> names = new java.util.TreeSet<>();
+    for (Map<String, Object> r : out.get("ducklake_inlined_data_tables")) {
+      names.add((String) r.get("table_name"));
     }
-    return new Rows(out);
+    for (Map<String, Object> r : out.get("ducklake_table")) {
+      names.add(DuckLakeTables.inlinedDeleteTableName(((Number) r.get("table_id")).longValue()));
+    }
+    for (String name : names) {
+      InlinedCapture.Table table = InlinedCapture.read(connection, quote(metadataCatalog), name);
+      if (table != null) {
+        inlined.put(name, table);
+        out.put(name, table.rows());
+      }
+    }
+    return new Rows(out, inlined);
   }
 
   /**
    * The operations of the commit that took the catalog from {@code before} to {@code after},
    * authored against snapshot {@code base}.
    *
-   * @throws InvalidArgumentException if the commit changed inlined data, which the staged-row door
-   *     does not take yet
+   * @throws InvalidArgumentException if the commit removed inlined rows (a flush), which the
+   *     staged-row door does not take yet ({@link InlinedCapture#between})
    */
   public static StagedRows between(long base, Rows before, Rows after) {
     List<StagedRows.Op> ops = new ArrayList<>();
-    Set<String> names = new HashSet<>(before.byTable().keySet());
-    names.addAll(after.byTable().keySet());
-    for (String name : names) {
-      if (TYPES.containsKey(name)) {
-        continue;
-      }
-      List<Map<String, Object>> was = before.byTable().getOrDefault(name, List.of());
-      List<Map<String, Object>> now = after.byTable().getOrDefault(name, List.of());
-      if (!new HashSet<>(was).equals(new HashSet<>(now))) {
-        throw new InvalidArgumentException(
-            "the commit changed the inlined rows of "
-                + name
-                + ", which the staged-row door does not take yet: run the session with data"
-                + " inlining off");
-      }
-    }
     for (TableDef def : DuckLakeTables.ALL) {
       diff(def, before.byTable().get(def.name()), after.byTable().get(def.name()), ops);
     }
-    return new StagedRows(base, ops);
+    return new StagedRows(base, ops, InlinedCapture.between(before.inlined(), after.inlined()));
   }
 
   private static void diff(
@@ -146,8 +146,7 @@ public final class CommitCapture {
   }
 
   /** The live row {@code row} is the ended version of, among {@code gone}; null if none. */
-  private static Map<String, Object> endedFrom(
-      Map<String, Object> row, List<Map<String, Object>> gone) {
+  static Map<String, Object> endedFrom(Map<String, Object> row, List<Map<String, Object>> gone) {
     if (row.get("end_snapshot") == null) {
       return null;
     }
@@ -264,7 +263,7 @@ public final class CommitCapture {
    * A value that compares by content: DuckDB's JDBC arrays, structs and blobs compare by identity,
    * so a nested value read twice would differ from itself.
    */
-  private static Object comparable(Object v) throws SQLException {
+  static Object comparable(Object v) throws SQLException {
     if (v instanceof java.sql.Array a) {
       Object[] items = (Object[]) a.getArray();
       List<Object> out = new ArrayList<>(items.length);

@@ -53,14 +53,15 @@ import java.util.UUID;
  * against a snapshot the lake has moved past meanwhile are rebased by the door (RFC 0006 §14), so
  * concurrent sessions on one catalog all land, sharing its batches.
  *
- * <p><b>What commits.</b> What the staged-row door takes (RFC 0006 §13): INSERTs writing files and
- * DELETEs writing a data file's first delete file. Data inlining is off in the staging catalog
- * ({@code DATA_INLINING_ROW_LIMIT 0}), since the door does not take inlined rows yet. A statement
- * DuckLake commits in a shape the door refuses (DDL, a second delete of one file, ...) throws the
- * door's exception, unchecked as every Moraine exception, and the lake is as it was; the Parquet
- * files DuckLake wrote for it are left in the data path for orphan cleanup. A {@code
- * CommitConflictException} says the lake moved in a way the statement cannot follow: the staging
- * catalog is fresh again, and running the statement again re-drives it.
+ * <p><b>What commits.</b> What the staged-row door takes (RFC 0006 §13): INSERTs, DELETEs and
+ * UPDATEs, merges of files, CREATE TABLE (also AS), DROP TABLE, column changes and options. Data
+ * inlining is off in the staging catalog unless the session is opened with a row limit ({@link
+ * #open(Catalog, Path, long)}); then small INSERTs, and DELETEs and UPDATEs of inlined rows, land
+ * in the lake's inline chunks. A statement DuckLake commits in a shape the door refuses (other DDL,
+ * a flush of inlined data, ...) throws the door's exception, unchecked as every Moraine exception,
+ * and the lake is as it was; the Parquet files DuckLake wrote for it are left in the data path for
+ * orphan cleanup. A {@code CommitConflictException} says the lake moved in a way the statement
+ * cannot follow: the staging catalog is fresh again, and running the statement again re-drives it.
  *
  * <p><b>Transactions.</b> {@code BEGIN} (or {@code BEGIN TRANSACTION}) ... {@code COMMIT} lands as
  * one snapshot, as in DuckLake. The session recognises these statements by their first word, to
@@ -105,10 +106,15 @@ public final class DuckLakeSession implements AutoCloseable {
   /** How many times a statement runs before a lost race of its schema change is thrown. */
   private static final int REDRIVES = 5;
 
-  private DuckLakeSession(Catalog catalog, Path directory, Connection duckdb) {
+  /** The staging catalog's {@code DATA_INLINING_ROW_LIMIT}. */
+  private final long inliningRowLimit;
+
+  private DuckLakeSession(
+      Catalog catalog, Path directory, Connection duckdb, long inliningRowLimit) {
     this.catalog = catalog;
     this.directory = directory;
     this.duckdb = duckdb;
+    this.inliningRowLimit = inliningRowLimit;
   }
 
   /**
@@ -121,7 +127,26 @@ public final class DuckLakeSession implements AutoCloseable {
    * @throws InvalidArgumentException if the lake records no data path, where DuckLake would write
    */
   public static DuckLakeSession open(Catalog catalog, Path stagingDirectory) throws SQLException {
+    return open(catalog, stagingDirectory, 0);
+  }
+
+  /**
+   * Opens a session as {@link #open(Catalog, Path)} does, in which DuckLake inlines an INSERT of at
+   * most {@code dataInliningRowLimit} rows into its inlined-data tables instead of writing a
+   * Parquet file (its {@code DATA_INLINING_ROW_LIMIT}; 0 turns inlining off). Inlined rows, their
+   * deletions and updates land in the lake's inline chunks; a flush of them ({@code
+   * ducklake_flush_inlined_data}) is refused for now: the lake's own {@code flushInlined} or
+   * maintenance flushes them.
+   *
+   * @throws InvalidArgumentException if {@code dataInliningRowLimit} is negative
+   */
+  public static DuckLakeSession open(
+      Catalog catalog, Path stagingDirectory, long dataInliningRowLimit) throws SQLException {
     Objects.requireNonNull(catalog, "catalog");
+    if (dataInliningRowLimit < 0) {
+      throw new InvalidArgumentException(
+          "the data inlining row limit is " + dataInliningRowLimit + "; it must not be negative");
+    }
     Objects.requireNonNull(stagingDirectory, "stagingDirectory");
     try {
       Files.createDirectories(stagingDirectory);
@@ -132,7 +157,8 @@ public final class DuckLakeSession implements AutoCloseable {
     props.setProperty("autoinstall_known_extensions", "false");
     props.setProperty("autoload_known_extensions", "false");
     Connection c = DriverManager.getConnection("jdbc:duckdb:", props);
-    DuckLakeSession session = new DuckLakeSession(catalog, stagingDirectory.toAbsolutePath(), c);
+    DuckLakeSession session =
+        new DuckLakeSession(catalog, stagingDirectory.toAbsolutePath(), c, dataInliningRowLimit);
     try {
       String version;
       try (Statement st = c.createStatement();
@@ -301,7 +327,9 @@ public final class DuckLakeSession implements AutoCloseable {
               + ALIAS
               + " (DATA_PATH "
               + literal(dataPath)
-              + ", DATA_INLINING_ROW_LIMIT 0)");
+              + ", DATA_INLINING_ROW_LIMIT "
+              + inliningRowLimit
+              + ")");
     } catch (SQLException | RuntimeException e) {
       deleteQuietly(next);
       deleteQuietly(next.resolveSibling(next.getFileName() + ".wal"));

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.Catalog;
-import dev.moraine.core.catalog.CatalogOptions;
 import dev.moraine.core.catalog.CatalogSnapshot;
 import dev.moraine.core.catalog.CommitStatistics;
 import dev.moraine.core.catalog.InvalidArgumentException;
@@ -13,26 +12,15 @@ import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.DataFileInfo;
 import dev.moraine.core.catalog.model.Head;
 import dev.moraine.core.catalog.model.PartitionKey;
-import dev.moraine.core.kv.KvStore;
-import dev.moraine.core.rows.DuckLakeRowRenderer;
-import dev.moraine.core.rows.DuckLakeRowSet;
-import dev.moraine.duckdb.reference.DuckLakeRowDiff;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
-import dev.moraine.ducklake.rows.DuckLakeTables;
-import dev.moraine.ducklake.rows.TableDef;
-import dev.moraine.store.ObjectStoreSpec;
-import dev.moraine.store.SlateStoreProvider;
-import dev.moraine.store.StoreConfig;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -51,23 +39,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DuckLakeSessionTest {
   @TempDir Path dir;
-  private KvStore store;
   private Catalog catalog;
   private ReferenceDuckLake stock;
+  private SessionLake lakes;
 
   @BeforeEach
   void open() throws Exception {
-    store =
-        new SlateStoreProvider(
-                StoreConfig.of(ObjectStoreSpec.inMemory("session-" + UUID.randomUUID()), "lake"))
-            .openWriter();
-    catalog =
-        Catalog.open(
-            store,
-            CatalogOptions.defaults()
-                .withDataPath(dir.resolve("data").toAbsolutePath() + "/")
-                .withDataInliningRowLimit(0));
-    stock = ReferenceDuckLake.builder(dir.resolve("stock")).dataInliningRowLimit(0).open();
+    lakes = SessionLake.open(dir, 0);
+    catalog = lakes.catalog;
+    stock = lakes.stock;
     stock.execute("CREATE TABLE t (a INTEGER, b VARCHAR)");
     stock.execute("CREATE TABLE p (k VARCHAR, v BIGINT)");
     stock.execute("ALTER TABLE p SET PARTITIONED BY (k)");
@@ -85,14 +65,8 @@ class DuckLakeSessionTest {
 
   @AfterEach
   void close() throws Exception {
-    if (stock != null) {
-      stock.close();
-    }
-    if (catalog != null) {
-      catalog.close();
-    }
-    if (store != null) {
-      store.close();
+    if (lakes != null) {
+      lakes.close();
     }
   }
 
@@ -356,39 +330,6 @@ class DuckLakeSessionTest {
    * files masked.
    */
   private List<String> differences() throws Exception {
-    DuckLakeRowSet ours = DuckLakeRowRenderer.render(catalog.snapshot());
-    List<String> differing = new ArrayList<>();
-    for (TableDef def : DuckLakeTables.ALL) {
-      List<String> theirs =
-          stock.rows(def.name()).stream()
-              .map(r -> DuckLakeRowDiff.normalised(def, masked(def, r)))
-              .sorted()
-              .toList();
-      List<String> mine =
-          ours.rows(def.name()).stream()
-              .map(r -> DuckLakeRowDiff.normalised(def, masked(def, DuckLakeRowDiff.asMap(r))))
-              .sorted()
-              .toList();
-      if (!theirs.equals(mine)) {
-        differing.add(def.name() + "\n  stock: " + theirs + "\n  ours:  " + mine);
-      }
-    }
-    return differing;
-  }
-
-  private static Map<String, Object> masked(TableDef def, Map<String, Object> row) {
-    if (def.name().equals("ducklake_files_scheduled_for_deletion")) {
-      Map<String, Object> out = new LinkedHashMap<>(row);
-      out.put("path", "<file>");
-      return out;
-    }
-    if (!def.name().equals("ducklake_data_file") && !def.name().equals("ducklake_delete_file")) {
-      return row;
-    }
-    Map<String, Object> out = new LinkedHashMap<>(row);
-    out.put("path", "<file>");
-    out.put("file_size_bytes", 0L);
-    out.put("footer_size", 0L);
-    return out;
+    return SessionRows.differences(stock, catalog);
   }
 }

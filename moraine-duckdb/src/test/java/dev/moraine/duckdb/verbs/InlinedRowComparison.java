@@ -30,11 +30,11 @@ import java.util.TreeMap;
  * order and a list as its elements, each in its own form, and anything else as its text; nothing is
  * masked.
  */
-final class InlinedRowComparison {
+public final class InlinedRowComparison {
   private InlinedRowComparison() {}
 
   /** The differing tables with both sides' rows; empty when both hold the same. */
-  static List<String> differences(ReferenceDuckLake stock, DuckLakeRowSet ours)
+  public static List<String> differences(ReferenceDuckLake stock, DuckLakeRowSet ours)
       throws SQLException {
     Map<String, List<String>> theirs = new TreeMap<>();
     for (String name : stock.metadataTables()) {

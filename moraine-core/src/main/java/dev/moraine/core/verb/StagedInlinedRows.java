@@ -1,0 +1,252 @@
+package dev.moraine.core.verb;
+
+import dev.moraine.core.catalog.InvalidArgumentException;
+import dev.moraine.core.catalog.StagedRows;
+import dev.moraine.core.catalog.model.TableInfo;
+import dev.moraine.core.keyspace.key.EntityKey;
+import dev.moraine.core.keyspace.key.InlineKey;
+import dev.moraine.core.keyspace.key.InlineOp;
+import dev.moraine.core.keyspace.proto.DataFileValue;
+import dev.moraine.ducklake.rows.DuckLakeTables;
+import dev.moraine.ducklake.rows.InlinedDataTablesRow;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The staged-row door's inlined rows (RFC 0006 §13): the rows DuckLake writes into its inlined-data
+ * tables, and the registrations of those tables. The rows are applied through the inline verbs
+ * ({@link InlineVerbs}) on the translation's state, which write the lake's chunks, tombstones and
+ * inlined file deletions, and each is checked to land where DuckLake put it: an insert at its row
+ * id under its schema version, an inlined file deletion at its file and position. The table
+ * statistics the verbs stage are then overwritten by the commit's own rows, as given.
+ *
+ * <p>Refused for now: inlined rows of a table with equality indexes (their entries would need
+ * deriving), and of a table this same commit creates or alters. Confined to the thread running the
+ * translation.
+ */
+final class StagedInlinedRows {
+  private final VerbState state;
+  private final InlineVerbs verbs;
+  private final StagedBase base;
+  private final StagedTableCreation creation;
+
+  /** The snapshot the commit mints. */
+  private final long n;
+
+  StagedInlinedRows(VerbState state, StagedBase base, StagedTableCreation creation, long n) {
+    this.state = state;
+    this.verbs = new InlineVerbs(state, new InlineRun(state));
+    this.base = base;
+    this.creation = creation;
+    this.n = n;
+  }
+
+  /**
+   * Registers the empty inlined-data table each {@code ducklake_inlined_data_tables} insert names:
+   * of a table this commit creates or alters, under the commit's schema version, by DuckLake's name
+   * for it.
+   */
+  void register(List<InlinedDataTablesRow> rows, long schemaVersion, List<Long> reshaped) {
+    for (InlinedDataTablesRow r : rows) {
+      long tableId = StagedRowChecks.required(r.tableId(), r, "table_id");
+      long version = StagedRowChecks.required(r.schemaVersion(), r, "schema_version");
+      if (version != schemaVersion || !reshaped.contains(tableId)) {
+        throw new InvalidArgumentException(
+            "ducklake_inlined_data_tables row for table "
+                + Long.toUnsignedString(tableId)
+                + " at schema version "
+                + version
+                + ": the door registers an inlined-data table only for a table the commit creates"
+                + " or alters, at the commit's schema version "
+                + schemaVersion);
+      }
+      if (!DuckLakeTables.inlinedDataTableName(tableId, version).equals(r.tableName())) {
+        throw new InvalidArgumentException(
+            "ducklake_inlined_data_tables row names "
+                + r.tableName()
+                + ", not "
+                + DuckLakeTables.inlinedDataTableName(tableId, version));
+      }
+      verbs.registerEmptyTable(tableId, version);
+    }
+  }
+
+  /** Applies the inlined-row operations: deletions, then updates, then inserts. */
+  void apply(List<StagedRows.InlinedOp> ops) {
+    Map<List<Long>, StagedRows.InlinedEnd> ends = new LinkedHashMap<>();
+    Map<List<Long>, StagedRows.InlinedFileDelete> fileDeletes = new LinkedHashMap<>();
+    Map<Long, List<StagedRows.InlinedInsert>> inserts = new LinkedHashMap<>();
+    for (StagedRows.InlinedOp op : ops) {
+      if (op == null) {
+        throw new InvalidArgumentException("an inlined row operation is null");
+      }
+      requireTable(op.tableId());
+      if (op instanceof StagedRows.InlinedEnd e) {
+        at(e.endSnapshot(), "ends an inlined row", e);
+        once(ends.put(List.of(e.tableId(), e.rowId()), e), e);
+      } else if (op instanceof StagedRows.InlinedFileDelete d) {
+        at(d.beginSnapshot(), "deletes a data file's row inline", d);
+        once(fileDeletes.put(List.of(d.tableId(), rowIdOf(d), d.dataFileId(), d.position()), d), d);
+      } else if (op instanceof StagedRows.InlinedInsert i) {
+        at(i.beginSnapshot(), "inlines a row", i);
+        inserts.computeIfAbsent(i.tableId(), t -> new ArrayList<>()).add(i);
+      }
+    }
+    // A row whose old version this commit ends and whose new version it inserts under the same id
+    // is an UPDATE; the rest are deletions and inserts.
+    Map<Long, List<StagedRows.InlinedInsert>> appended = new LinkedHashMap<>();
+    Map<List<Long>, StagedRows.InlinedInsert> updates = new LinkedHashMap<>();
+    Map<List<Long>, Object> fileRowIds = new HashMap<>();
+    fileDeletes.forEach((k, d) -> fileRowIds.put(k.subList(0, 2), d));
+    inserts.forEach(
+        (t, rows) -> {
+          for (StagedRows.InlinedInsert i : rows) {
+            List<Long> key = List.of(t, i.rowId());
+            if (ends.containsKey(key) || fileRowIds.containsKey(key)) {
+              once(updates.put(key, i), i);
+            } else {
+              appended.computeIfAbsent(t, x -> new ArrayList<>()).add(i);
+            }
+          }
+        });
+    for (StagedRows.InlinedEnd e : ends.values()) {
+      if (!updates.containsKey(List.of(e.tableId(), e.rowId()))) {
+        verbs.deleteRow(e.tableId(), e.rowId());
+      }
+    }
+    for (Map.Entry<List<Long>, StagedRows.InlinedFileDelete> e : fileDeletes.entrySet()) {
+      StagedRows.InlinedFileDelete d = e.getValue();
+      if (!updates.containsKey(e.getKey().subList(0, 2))) {
+        verbs.deleteRow(d.tableId(), e.getKey().get(1));
+      }
+    }
+    for (StagedRows.InlinedInsert i : updates.values()) {
+      verbs.updateRow(i.tableId(), i.rowId(), i.values());
+      requireVersion(i.tableId(), List.of(i));
+    }
+    for (StagedRows.InlinedFileDelete d : fileDeletes.values()) {
+      InlineKey.Record key =
+          InlineKey.Record.live(new InlineOp.FileDelete(d.tableId(), d.dataFileId(), d.position()));
+      if (!state.inline.touches(key)) {
+        throw new InvalidArgumentException(
+            "the inlined deletion of position "
+                + d.position()
+                + " of data file "
+                + Long.toUnsignedString(d.dataFileId())
+                + " names a row that file does not hold");
+      }
+    }
+    for (Map.Entry<Long, List<StagedRows.InlinedInsert>> e : appended.entrySet()) {
+      List<StagedRows.InlinedInsert> rows = new ArrayList<>(e.getValue());
+      rows.sort(Comparator.comparing(StagedRows.InlinedInsert::rowId, Long::compareUnsigned));
+      for (int k = 1; k < rows.size(); k++) {
+        if (rows.get(k).rowId() != rows.get(0).rowId() + k) {
+          throw new InvalidArgumentException(
+              "the rows inlined into table "
+                  + Long.toUnsignedString(e.getKey())
+                  + " skip or repeat row ids at "
+                  + Long.toUnsignedString(rows.get(k).rowId()));
+        }
+      }
+      List<List<Object>> values = new ArrayList<>(rows.size());
+      rows.forEach(r -> values.add(r.values()));
+      long start = verbs.insert(e.getKey(), values);
+      if (start != rows.get(0).rowId()) {
+        throw new InvalidArgumentException(
+            "the rows inlined into table "
+                + Long.toUnsignedString(e.getKey())
+                + " begin at row id "
+                + Long.toUnsignedString(rows.get(0).rowId())
+                + ", not at its next row id "
+                + Long.toUnsignedString(start));
+      }
+      requireVersion(e.getKey(), rows);
+    }
+  }
+
+  /** Checks that the verbs inlined the rows of {@code tableId} under the version DuckLake did. */
+  private void requireVersion(long tableId, List<StagedRows.InlinedInsert> rows) {
+    long used = verbs.insertedVersion(tableId).orElseThrow();
+    for (StagedRows.InlinedInsert i : rows) {
+      if (i.schemaVersion() != used) {
+        throw new InvalidArgumentException(
+            "row "
+                + Long.toUnsignedString(i.rowId())
+                + " is inlined into "
+                + DuckLakeTables.inlinedDataTableName(tableId, i.schemaVersion())
+                + ", but rows of table "
+                + Long.toUnsignedString(tableId)
+                + " go into "
+                + DuckLakeTables.inlinedDataTableName(tableId, used)
+                + " at this snapshot");
+      }
+    }
+  }
+
+  /** The row id of the data-file row {@code d} names: its file's first row id plus its position. */
+  private long rowIdOf(StagedRows.InlinedFileDelete d) {
+    DataFileValue file =
+        state
+            .staged
+            .get(new EntityKey.DataFile(d.tableId(), d.dataFileId()), DataFileValue.class)
+            .orElseThrow(
+                () ->
+                    new dev.moraine.core.catalog.NotFoundException(
+                        dev.moraine.core.catalog.ErrorCode.NOT_FOUND,
+                        "an inlined deletion names data file "
+                            + Long.toUnsignedString(d.dataFileId())
+                            + ", which table "
+                            + Long.toUnsignedString(d.tableId())
+                            + " does not hold live"));
+    if (!file.hasRowIdStart()) {
+      throw new InvalidArgumentException(
+          "data file "
+              + Long.toUnsignedString(d.dataFileId())
+              + " carries its rows' ids itself; the door deletes rows of such a file inline not"
+              + " yet");
+    }
+    if (d.position() < 0 || d.position() >= file.getRecordCount()) {
+      throw new InvalidArgumentException(
+          "position "
+              + d.position()
+              + " lies outside data file "
+              + Long.toUnsignedString(d.dataFileId()));
+    }
+    return file.getRowIdStart() + d.position();
+  }
+
+  private void requireTable(long tableId) {
+    if (creation.creates(tableId) || creation.createdIds().contains(tableId)) {
+      throw new InvalidArgumentException(
+          "rows are inlined into table "
+              + Long.toUnsignedString(tableId)
+              + " in the commit that creates or alters it, which the door takes not yet");
+    }
+    TableInfo table = base.liveTable(tableId, "an inlined row operation");
+    base.refuseIndexed(table, "inlined rows");
+  }
+
+  private void at(long snapshot, String what, StagedRows.InlinedOp op) {
+    if (snapshot != n) {
+      throw new InvalidArgumentException(
+          "an operation that "
+              + what
+              + " is stamped with snapshot "
+              + snapshot
+              + ", not "
+              + n
+              + ": "
+              + op);
+    }
+  }
+
+  private static void once(Object previous, StagedRows.InlinedOp op) {
+    if (previous != null) {
+      throw new InvalidArgumentException("an inlined row operation is given twice: " + op);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package dev.moraine.duckdb.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.InvalidArgumentException;
+import dev.moraine.core.catalog.model.Head;
+import dev.moraine.core.rows.DuckLakeRowRenderer;
+import dev.moraine.duckdb.reference.ReferenceDuckLake;
+import dev.moraine.duckdb.verbs.InlinedRowComparison;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * DuckLake SQL with data inlining on (a row limit of 10 on both sides), run by real DuckDB through
+ * a {@link DuckLakeSession} into a Moraine lake and on stock DuckLake 1.5.5 directly: after every
+ * statement every ducklake_* row and every row of the inlined-data tables is equal (file names and
+ * sizes aside), and both answer the same queries, time travel included.
+ */
+class InlinedSessionTest {
+  private static final long LIMIT = 10;
+
+  @TempDir Path dir;
+  private Catalog catalog;
+  private ReferenceDuckLake stock;
+  private SessionLake lakes;
+
+  @BeforeEach
+  void open() throws Exception {
+    lakes = SessionLake.open(dir, LIMIT);
+    catalog = lakes.catalog;
+    stock = lakes.stock;
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    if (lakes != null) {
+      lakes.close();
+    }
+  }
+
+  @Test
+  void inlinedStatements_landInTheLake_asStockCommitsThem() throws Exception {
+    List<String> script =
+        List.of(
+            "CREATE TABLE t (a INTEGER, b VARCHAR, s STRUCT(p INTEGER, q DOUBLE), d DATE,"
+                + " l INTEGER[], ok BOOLEAN)",
+            "INSERT INTO t VALUES (1, 'one', {'p': 1, 'q': 1.5}, DATE '2020-01-02', [1, 2], true),"
+                + " (2, NULL, NULL, NULL, NULL, NULL)",
+            "INSERT INTO t SELECT range::INTEGER, 'v' || range, NULL, NULL, [range::INTEGER],"
+                + " range % 2 = 0 FROM range(100, 130)",
+            "INSERT INTO t VALUES (3, 'three', {'p': 3, 'q': -0.25}, DATE '1999-12-31', [], false)",
+            "DELETE FROM t WHERE a = 2",
+            "DELETE FROM t WHERE a = 105",
+            "UPDATE t SET b = 'uno' WHERE a = 1",
+            "UPDATE t SET b = 'from a file' WHERE a = 110",
+            "BEGIN",
+            "INSERT INTO t VALUES (4, 'four', NULL, NULL, NULL, NULL)",
+            "DELETE FROM t WHERE a = 3",
+            "COMMIT",
+            "ALTER TABLE t ADD COLUMN c BIGINT",
+            "INSERT INTO t VALUES (5, 'five', NULL, NULL, NULL, true, 55)",
+            "CREATE TABLE u (x INTEGER, y VARCHAR)",
+            "INSERT INTO u VALUES (1, 'a'), (2, 'b')",
+            "DELETE FROM u WHERE x = 1");
+    try (DuckLakeSession session = DuckLakeSession.open(catalog, dir.resolve("staging"), LIMIT)) {
+      for (String sql : script) {
+        stock.execute(sql);
+        session.execute(sql);
+        assertEquals(List.of(), SessionRows.differences(stock, catalog), sql);
+        assertEquals(
+            List.of(),
+            InlinedRowComparison.differences(stock, DuckLakeRowRenderer.render(catalog.snapshot())),
+            sql);
+        String q =
+            "SELECT count(*) AS n, sum(a) AS s, count(b) AS nb, min(b) AS lo, max(d) AS d,"
+                + " sum(s.p) AS p, count(l) AS nl, count(ok) AS nok FROM t";
+        assertEquals(stock.query(q), session.query(q), q + " after " + sql);
+      }
+      // Time travel over every snapshot, inlined rows and their ends included.
+      long head = catalog.head().snapshotId();
+      for (long v = 1; v <= head; v++) {
+        String q =
+            "SELECT count(*) AS n, sum(a) AS s, min(b) AS lo FROM t AT (VERSION => " + v + ")";
+        assertEquals(stock.query(q), session.query(q), q);
+      }
+      // A flush of inlined data is not taken yet: refused, the lake as it was.
+      Head before = catalog.head();
+      InvalidArgumentException flush =
+          assertThrows(
+              InvalidArgumentException.class,
+              () -> session.execute("CALL ducklake_flush_inlined_data('lake')"));
+      assertTrue(flush.getMessage().contains("flush"), flush.getMessage());
+      assertEquals(before, catalog.head());
+      assertEquals(
+          stock.query("SELECT count(*) AS n, sum(a) AS s FROM t"),
+          session.query("SELECT count(*) AS n, sum(a) AS s FROM t"),
+          "the session reads the lake as it was");
+    }
+  }
+}
