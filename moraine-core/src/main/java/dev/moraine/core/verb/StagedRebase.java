@@ -114,9 +114,7 @@ final class StagedRebase {
   }
 
   private StagedRows run() {
-    if (!rows.inlined().isEmpty()) {
-      throw lost("its inlined rows are not moved by the rebase yet");
-    }
+    StagedInlinedShape inlined = StagedInlinedShape.of(rows.inlined(), premise);
     SnapshotRow snapshot = null;
     SnapshotChangesRow changes = null;
     List<DataFileRow> files = new ArrayList<>();
@@ -215,6 +213,7 @@ final class StagedRebase {
     ChangeSet changeSet = StagedTranslation.changeSet(changes.changesMade());
     InterveningChanges since =
         premise.loadFor(v -> InterveningChanges.read(v, base, head.getSnapshotId()));
+    deleted.addAll(inlined.filesDeletedFrom());
     String conflict =
         since.conflictWith(changeSet, deleted, premise, baseRecord.getNextCatalogId());
     if (conflict != null) {
@@ -241,6 +240,17 @@ final class StagedRebase {
       appended.merge(tableId, required(f.recordCount(), f, "record_count"), Long::sum);
       bytes.merge(tableId, required(f.fileSizeBytes(), f, "file_size_bytes"), Long::sum);
     }
+    for (long tableId : inlined.tables()) {
+      if (appended.containsKey(tableId)) {
+        throw lost(
+            "it inlines rows into table "
+                + Long.toUnsignedString(tableId)
+                + " and adds files to it in one commit, which the rebase does not move yet");
+      }
+    }
+    // Inlined appends count as added rows for the table's row ids; their statistics are left to
+    // the inline verbs, which derive them from the head's as DuckLake's re-drive does.
+    inlined.appended().forEach((t, count) -> appended.put(t, count));
     for (Map.Entry<Long, Long> e : appended.entrySet()) {
       TableStatsRow given = tableStats.get(e.getKey());
       if (given == null) {
@@ -260,7 +270,7 @@ final class StagedRebase {
       rowShift.put(e.getKey(), nextRowId(e.getKey()) - baseNext);
     }
     for (Long tableId : tableStats.keySet()) {
-      if (!appended.containsKey(tableId)) {
+      if (!appended.containsKey(tableId) && !inlined.tables().contains(tableId)) {
         throw lost(
             "it rewrites table "
                 + Long.toUnsignedString(tableId)
@@ -275,6 +285,10 @@ final class StagedRebase {
         moved.add(new StagedRows.End(e.row(), snapshot(e.endSnapshot())));
       } else if (op instanceof StagedRows.Delete) {
         moved.add(op);
+      } else if (inlined.tables().contains(op.row() instanceof TableStatsRow t ? t.tableId() : -1L)
+          || (op.row() instanceof TableColumnStatsRow c
+              && inlined.tables().contains(c.tableId()))) {
+        // Re-derived by the inline verbs from the head's records.
       } else if (op.row() instanceof TableColumnStatsRow c) {
         if (!appended.containsKey(c.tableId())) {
           throw lost(
@@ -288,11 +302,14 @@ final class StagedRebase {
       }
     }
     for (long tableId : appended.keySet()) {
+      if (inlined.tables().contains(tableId)) {
+        continue;
+      }
       for (TableColumnStatsRow c : derivedColumnStats(tableId, files)) {
         moved.add(new StagedRows.Insert(c));
       }
     }
-    return new StagedRows(head.getSnapshotId(), moved);
+    return new StagedRows(head.getSnapshotId(), moved, inlined.moved(rowShift, stamped, n));
   }
 
   private static boolean movable(DuckLakeRow row) {

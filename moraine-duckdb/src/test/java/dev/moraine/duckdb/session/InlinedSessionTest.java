@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moraine.core.catalog.Catalog;
+import dev.moraine.core.catalog.CommitConflictException;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.model.Head;
 import dev.moraine.core.rows.DuckLakeRowRenderer;
+import dev.moraine.duckdb.reference.CommitOutcome;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
+import dev.moraine.duckdb.reference.ReferenceSession;
 import dev.moraine.duckdb.verbs.InlinedRowComparison;
 import java.nio.file.Path;
 import java.util.List;
@@ -102,6 +105,64 @@ class InlinedSessionTest {
           stock.query("SELECT count(*) AS n, sum(a) AS s FROM t"),
           session.query("SELECT count(*) AS n, sum(a) AS s FROM t"),
           "the session reads the lake as it was");
+    }
+  }
+
+  /**
+   * Inlined appends raced by another session's append are rebased as stock re-drives them: the row
+   * ids and statistics move onto the head. An inlined delete raced by an append is a conflict on
+   * both sides.
+   */
+  @Test
+  void inlinedRowsRacedByAnotherSession_areRebasedOrRefusedAsStockDoes() throws Exception {
+    try (DuckLakeSession one = DuckLakeSession.open(catalog, dir.resolve("one"), LIMIT);
+        DuckLakeSession two = DuckLakeSession.open(catalog, dir.resolve("two"), LIMIT);
+        ReferenceSession stockOne = stock.session()) {
+      for (String sql :
+          List.of(
+              "CREATE TABLE t (a INTEGER, b VARCHAR)",
+              "INSERT INTO t VALUES (1, 'one'), (2, 'two'), (3, 'three')")) {
+        stock.execute(sql);
+        one.execute(sql);
+      }
+      // One appends in a transaction; two's append lands first.
+      one.execute("BEGIN");
+      stockOne.begin();
+      String mine = "INSERT INTO t VALUES (10, 'ten'), (11, 'eleven')";
+      one.execute(mine);
+      stockOne.execute(mine);
+      String theirs = "INSERT INTO t VALUES (20, 'twenty')";
+      two.execute(theirs);
+      stock.execute(theirs);
+      long before = catalog.head().snapshotId();
+      one.execute("COMMIT");
+      CommitOutcome stockCommit = stockOne.tryCommit();
+      assertTrue(stockCommit.committed(), "stock re-drove the append: " + stockCommit);
+      assertEquals(before + 1, catalog.head().snapshotId(), "the append landed, rebased");
+      assertEquals(List.of(), SessionRows.differences(stock, catalog), "after the rebase");
+      assertEquals(
+          List.of(),
+          InlinedRowComparison.differences(stock, DuckLakeRowRenderer.render(catalog.snapshot())),
+          "after the rebase");
+
+      // One deletes an inlined row in a transaction; two's append lands first: a conflict.
+      one.execute("BEGIN");
+      stockOne.begin();
+      one.execute("DELETE FROM t WHERE a = 1");
+      stockOne.execute("DELETE FROM t WHERE a = 1");
+      two.execute("INSERT INTO t VALUES (21, 'twenty-one')");
+      stock.execute("INSERT INTO t VALUES (21, 'twenty-one')");
+      Head head = catalog.head();
+      CommitConflictException lost =
+          assertThrows(CommitConflictException.class, () -> one.execute("COMMIT"));
+      assertTrue(lost.getMessage().contains("conflict"), lost.getMessage());
+      CommitOutcome refused = stockOne.tryCommit();
+      assertTrue(!refused.committed() && refused.isConflict(), "stock refused it: " + refused);
+      assertEquals(head, catalog.head(), "the refused delete wrote nothing");
+      assertEquals(List.of(), SessionRows.differences(stock, catalog), "after the conflict");
+      assertEquals(
+          stock.query("SELECT count(*) AS n, sum(a) AS s FROM t"),
+          one.query("SELECT count(*) AS n, sum(a) AS s FROM t"));
     }
   }
 }
