@@ -98,4 +98,20 @@ public record StagedRows(
    */
   public record InlinedFileDelete(long tableId, long dataFileId, long position, long beginSnapshot)
       implements InlinedOp {}
+
+  /**
+   * {@code DELETE} of a row from {@code ducklake_inlined_data_<tableId>_<schemaVersion>}, as
+   * DuckLake's flush ({@code ducklake_flush_inlined_data}) removes every inlined row it wrote into
+   * files: the row's id and the snapshot it was inlined at name it (an UPDATE leaves two versions
+   * of one id).
+   */
+  public record InlinedRemoval(long tableId, long schemaVersion, long rowId, long beginSnapshot)
+      implements InlinedOp {}
+
+  /**
+   * {@code DELETE} of a row from {@code ducklake_inlined_delete_<tableId>}, as a flush removes the
+   * inlined deletions of data-file rows it wrote into delete files.
+   */
+  public record InlinedFileDeleteRemoval(long tableId, long dataFileId, long position)
+      implements InlinedOp {}
 }

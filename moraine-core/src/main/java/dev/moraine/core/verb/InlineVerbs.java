@@ -411,6 +411,77 @@ public final class InlineVerbs {
    *
    * @throws InvalidArgumentException if one does not; the commit then writes nothing
    */
+  // ---- the staged-row door's file rows --------------------------------------------------------
+
+  /**
+   * Deletes inline the row at {@code position} of live data file {@code dataFileId}, named by its
+   * file and position as DuckLake names it (a merged or flushed file may carry its rows' ids
+   * itself, so a row id does not tell the position).
+   *
+   * @throws NotFoundException if the table holds no such live file, or the row was deleted inline
+   *     already
+   * @throws InvalidArgumentException if the position lies outside the file, or this commit
+   *     registers the file
+   */
+  void deleteFileRow(long tableId, long dataFileId, long position) {
+    IndexGuard.maintainedIndexes(s, tableId, "deleteRowInline");
+    s.requireTable(tableId);
+    run.refuseAfterFlush(tableId, "delete rows inline from");
+    DataFileValue file =
+        s.dataFileRecords(tableId).stream()
+            .filter(f -> f.getDataFileId() == dataFileId)
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new NotFoundException(
+                        ErrorCode.NOT_FOUND,
+                        "data file "
+                            + Long.toUnsignedString(dataFileId)
+                            + " is not a live file of table "
+                            + Long.toUnsignedString(tableId)));
+    if (position < 0 || position >= file.getRecordCount()) {
+      throw new InvalidArgumentException(
+          "position "
+              + position
+              + " lies outside data file "
+              + Long.toUnsignedString(dataFileId)
+              + " of "
+              + file.getRecordCount()
+              + " rows");
+    }
+    if (file.getBeginSnapshot() == s.newSnapshotId) {
+      throw new InvalidArgumentException(
+          "data file "
+              + Long.toUnsignedString(dataFileId)
+              + " is registered by this commit; leave the row out of it instead");
+    }
+    InlineKey.Record key =
+        InlineKey.Record.live(new InlineOp.FileDelete(tableId, dataFileId, position));
+    if (run.premiseState(tableId).fileDeletes.containsKey(List.of(dataFileId, position))
+        || s.inline.touches(key)) {
+      throw new NotFoundException(
+          ErrorCode.NOT_FOUND,
+          "the row at position "
+              + position
+              + " of data file "
+              + Long.toUnsignedString(dataFileId)
+              + " was already deleted");
+    }
+    stageFileRowDelete(tableId, key);
+  }
+
+  /**
+   * Inlines {@code values} as the new version of row {@code rowId}, a data-file row this commit
+   * deletes inline ({@link #deleteFileRow}): the second half of DuckLake's UPDATE of such a row.
+   */
+  void reinlineFileRow(long tableId, long rowId, List<Object> values) {
+    if (values == null) {
+      throw new InvalidArgumentException("an inline update needs the row's new values");
+    }
+    Chunk chunk = prepare(tableId, List.of(values));
+    stageNewVersion(chunk, s.requireStats(tableId), rowId);
+  }
+
   /** See {@link InlineSchemaVersions#registerEmpty}. */
   void registerEmptyTable(long tableId, long version) {
     schemas.registerEmpty(tableId, version);

@@ -39,6 +39,7 @@ final class StagedFileRows {
   private final StagedFileRemovals removals;
   private final StagedBase base;
   private final StagedMerges merges;
+  private final StagedInlineFlush flush;
 
   /** The snapshot the commit mints. */
   private final long n;
@@ -50,6 +51,7 @@ final class StagedFileRows {
       StagedFileRemovals removals,
       StagedBase base,
       StagedMerges merges,
+      StagedInlineFlush flush,
       long n) {
     this.premise = premise;
     this.premiseRecord = premiseRecord;
@@ -57,6 +59,7 @@ final class StagedFileRows {
     this.removals = removals;
     this.base = base;
     this.merges = merges;
+    this.flush = flush;
     this.n = n;
   }
 
@@ -67,14 +70,19 @@ final class StagedFileRows {
     requireAbsent(r.endSnapshot(), r, "end_snapshot");
     checkNewFile(r, id, record, fileIds);
     long begin = required(r.beginSnapshot(), r, "begin_snapshot");
-    // A merged file is backdated to its inputs' first snapshot; any other begins here.
+    // A merged file is backdated to its inputs' first snapshot, a flushed one to the snapshot its
+    // rows were inlined at; any other begins here.
     boolean merged = begin != n && merges.isOutput(r);
-    if (begin != n && !merged) {
+    boolean flushed = begin != n && !merged && flush.isOutput(r);
+    if (begin != n && !merged && !flushed) {
       throw new InvalidArgumentException(
           "data file " + Long.toUnsignedString(id) + " begins at " + begin + ", not at " + n);
     }
     TableInfo table = base.liveTable(tableId, r);
     base.refuseIndexed(table, "a data file");
+    if (flushed) {
+      flush.output(r);
+    }
     DataFileValue.Builder value =
         DataFileValue.newBuilder()
             .setDataFileId(id)
@@ -178,7 +186,25 @@ final class StagedFileRows {
     // and marks this snapshot as the last whose deletions it holds; any other begins here.
     Optional<DeleteFileValue> replacing = removals.replaced(tableId, target);
     replacing.ifPresent(old -> removals.replacedBy(tableId, target));
-    long expectedBegin = replacing.map(DeleteFileValue::getBeginSnapshot).orElse(n);
+    replacing.ifPresent(
+        old ->
+            flush.replacement(
+                tableId,
+                target,
+                required(r.deleteCount(), r, "delete_count"),
+                old.getDeleteCount()));
+    // A flush's delete file is backdated to the deletions it holds (StagedInlineFlush).
+    boolean flushed =
+        replacing.isEmpty()
+            && begin != n
+            && flush.takesDeleteFile(
+                tableId,
+                target,
+                fileIds.contains(target),
+                begin,
+                required(r.deleteCount(), r, "delete_count"));
+    long expectedBegin =
+        replacing.map(DeleteFileValue::getBeginSnapshot).orElse(flushed ? begin : n);
     // Its partial_max is the snapshot DuckLake stamped the new deletions with inside the file:
     // this one, or the one it was authored for when the rows were rebased (StagedRebase).
     if (begin != expectedBegin

@@ -3,18 +3,15 @@ package dev.moraine.core.verb;
 import dev.moraine.core.catalog.InvalidArgumentException;
 import dev.moraine.core.catalog.StagedRows;
 import dev.moraine.core.catalog.model.TableInfo;
-import dev.moraine.core.keyspace.key.EntityKey;
-import dev.moraine.core.keyspace.key.InlineKey;
-import dev.moraine.core.keyspace.key.InlineOp;
-import dev.moraine.core.keyspace.proto.DataFileValue;
 import dev.moraine.ducklake.rows.DuckLakeTables;
 import dev.moraine.ducklake.rows.InlinedDataTablesRow;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The staged-row door's inlined rows (RFC 0006 §13): the rows DuckLake writes into its inlined-data
@@ -75,8 +72,11 @@ final class StagedInlinedRows {
     }
   }
 
-  /** Applies the inlined-row operations: deletions, then updates, then inserts. */
-  void apply(List<StagedRows.InlinedOp> ops) {
+  /**
+   * Applies the inlined-row operations other than a flush's removals: deletions, then updates, then
+   * inserts; none may go into a table {@code flush} flushes in the same commit.
+   */
+  void apply(List<StagedRows.InlinedOp> ops, StagedInlineFlush flush) {
     Map<List<Long>, StagedRows.InlinedEnd> ends = new LinkedHashMap<>();
     Map<List<Long>, StagedRows.InlinedFileDelete> fileDeletes = new LinkedHashMap<>();
     Map<Long, List<StagedRows.InlinedInsert>> inserts = new LinkedHashMap<>();
@@ -85,60 +85,65 @@ final class StagedInlinedRows {
         throw new InvalidArgumentException("an inlined row operation is null");
       }
       requireTable(op.tableId());
+      if (flush.flushes(op.tableId())) {
+        throw new InvalidArgumentException(
+            "table "
+                + Long.toUnsignedString(op.tableId())
+                + " is flushed by the commit that changes its inlined rows: "
+                + op);
+      }
       if (op instanceof StagedRows.InlinedEnd e) {
         at(e.endSnapshot(), "ends an inlined row", e);
         once(ends.put(List.of(e.tableId(), e.rowId()), e), e);
       } else if (op instanceof StagedRows.InlinedFileDelete d) {
         at(d.beginSnapshot(), "deletes a data file's row inline", d);
-        once(fileDeletes.put(List.of(d.tableId(), rowIdOf(d), d.dataFileId(), d.position()), d), d);
+        once(fileDeletes.put(List.of(d.tableId(), d.dataFileId(), d.position()), d), d);
       } else if (op instanceof StagedRows.InlinedInsert i) {
         at(i.beginSnapshot(), "inlines a row", i);
         inserts.computeIfAbsent(i.tableId(), t -> new ArrayList<>()).add(i);
+      } else {
+        throw new IllegalStateException("not applied here: " + op);
       }
     }
-    // A row whose old version this commit ends and whose new version it inserts under the same id
-    // is an UPDATE; the rest are deletions and inserts.
+    // An insert under an id below the table's next row id re-inlines a row the commit ends or
+    // deletes from a data file: DuckLake's UPDATE. The rest append.
     Map<Long, List<StagedRows.InlinedInsert>> appended = new LinkedHashMap<>();
     Map<List<Long>, StagedRows.InlinedInsert> updates = new LinkedHashMap<>();
-    Map<List<Long>, Object> fileRowIds = new HashMap<>();
-    fileDeletes.forEach((k, d) -> fileRowIds.put(k.subList(0, 2), d));
-    inserts.forEach(
-        (t, rows) -> {
-          for (StagedRows.InlinedInsert i : rows) {
-            List<Long> key = List.of(t, i.rowId());
-            if (ends.containsKey(key) || fileRowIds.containsKey(key)) {
-              once(updates.put(key, i), i);
-            } else {
-              appended.computeIfAbsent(t, x -> new ArrayList<>()).add(i);
-            }
-          }
-        });
+    Set<Long> fileRowsDeletedFrom = new HashSet<>();
+    fileDeletes.keySet().forEach(k -> fileRowsDeletedFrom.add(k.get(0)));
+    for (Map.Entry<Long, List<StagedRows.InlinedInsert>> e : inserts.entrySet()) {
+      long next = state.requireStats(e.getKey()).getNextRowId();
+      for (StagedRows.InlinedInsert i : e.getValue()) {
+        if (Long.compareUnsigned(i.rowId(), next) < 0) {
+          once(updates.put(List.of(i.tableId(), i.rowId()), i), i);
+        } else {
+          appended.computeIfAbsent(e.getKey(), x -> new ArrayList<>()).add(i);
+        }
+      }
+    }
+    for (StagedRows.InlinedFileDelete d : fileDeletes.values()) {
+      verbs.deleteFileRow(d.tableId(), d.dataFileId(), d.position());
+    }
     for (StagedRows.InlinedEnd e : ends.values()) {
       if (!updates.containsKey(List.of(e.tableId(), e.rowId()))) {
         verbs.deleteRow(e.tableId(), e.rowId());
       }
     }
-    for (Map.Entry<List<Long>, StagedRows.InlinedFileDelete> e : fileDeletes.entrySet()) {
-      StagedRows.InlinedFileDelete d = e.getValue();
-      if (!updates.containsKey(e.getKey().subList(0, 2))) {
-        verbs.deleteRow(d.tableId(), e.getKey().get(1));
-      }
-    }
     for (StagedRows.InlinedInsert i : updates.values()) {
-      verbs.updateRow(i.tableId(), i.rowId(), i.values());
-      requireVersion(i.tableId(), List.of(i));
-    }
-    for (StagedRows.InlinedFileDelete d : fileDeletes.values()) {
-      InlineKey.Record key =
-          InlineKey.Record.live(new InlineOp.FileDelete(d.tableId(), d.dataFileId(), d.position()));
-      if (!state.inline.touches(key)) {
+      if (ends.containsKey(List.of(i.tableId(), i.rowId()))) {
+        verbs.updateRow(i.tableId(), i.rowId(), i.values());
+      } else if (fileRowsDeletedFrom.contains(i.tableId())) {
+        verbs.reinlineFileRow(i.tableId(), i.rowId(), i.values());
+      } else {
         throw new InvalidArgumentException(
-            "the inlined deletion of position "
-                + d.position()
-                + " of data file "
-                + Long.toUnsignedString(d.dataFileId())
-                + " names a row that file does not hold");
+            "row "
+                + Long.toUnsignedString(i.rowId())
+                + " of table "
+                + Long.toUnsignedString(i.tableId())
+                + " is inlined again without its old version being ended or deleted: "
+                + i);
       }
+      requireVersion(i.tableId(), List.of(i));
     }
     for (Map.Entry<Long, List<StagedRows.InlinedInsert>> e : appended.entrySet()) {
       List<StagedRows.InlinedInsert> rows = new ArrayList<>(e.getValue());
@@ -185,38 +190,6 @@ final class StagedInlinedRows {
                 + " at this snapshot");
       }
     }
-  }
-
-  /** The row id of the data-file row {@code d} names: its file's first row id plus its position. */
-  private long rowIdOf(StagedRows.InlinedFileDelete d) {
-    DataFileValue file =
-        state
-            .staged
-            .get(new EntityKey.DataFile(d.tableId(), d.dataFileId()), DataFileValue.class)
-            .orElseThrow(
-                () ->
-                    new dev.moraine.core.catalog.NotFoundException(
-                        dev.moraine.core.catalog.ErrorCode.NOT_FOUND,
-                        "an inlined deletion names data file "
-                            + Long.toUnsignedString(d.dataFileId())
-                            + ", which table "
-                            + Long.toUnsignedString(d.tableId())
-                            + " does not hold live"));
-    if (!file.hasRowIdStart()) {
-      throw new InvalidArgumentException(
-          "data file "
-              + Long.toUnsignedString(d.dataFileId())
-              + " carries its rows' ids itself; the door deletes rows of such a file inline not"
-              + " yet");
-    }
-    if (d.position() < 0 || d.position() >= file.getRecordCount()) {
-      throw new InvalidArgumentException(
-          "position "
-              + d.position()
-              + " lies outside data file "
-              + Long.toUnsignedString(d.dataFileId()));
-    }
-    return file.getRowIdStart() + d.position();
   }
 
   private void requireTable(long tableId) {

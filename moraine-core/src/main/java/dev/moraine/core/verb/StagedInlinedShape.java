@@ -1,11 +1,7 @@
 package dev.moraine.core.verb;
 
 import dev.moraine.core.catalog.StagedRows;
-import dev.moraine.core.keyspace.key.EntityKey;
-import dev.moraine.core.keyspace.proto.DataFileValue;
-import dev.moraine.core.view.SnapshotView;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,57 +9,46 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The inlined rows of a staged commit as the rebase ({@link StagedRebase}) sees them: which inserts
- * append rows (new row ids, moved by the table's advance) and which re-inline a row the commit ends
- * or deletes from a file (DuckLake's UPDATE, under the row's own id, which stays), and the data
- * files the commit deletes rows of.
+ * The inlined rows of a staged commit as the rebase ({@link StagedRebase}) sees them: the tables it
+ * inlines rows into, how many rows it appends to each, the tables it deletes inlined or data-file
+ * rows from, and those data files.
+ *
+ * <p>A table the commit deletes rows from inline cannot have taken an insert since the base without
+ * a conflict (DuckLake's matrix: a delete conflicts with a concurrent insert into its table), so
+ * its row ids never move, and an UPDATE's re-inlined row (under its old id) need not be told from
+ * an append here: the rebase moves row ids only of tables the commit only appends to.
  */
 final class StagedInlinedShape {
   private final List<StagedRows.InlinedOp> ops;
 
-  /** (table, row id) of the rows the commit ends or deletes from a file. */
-  private final Set<List<Long>> removed;
-
-  /** Table -> rows the commit appends to it inline. */
+  /** Table -> rows the commit appends to it inline; 0 for a table it also deletes rows from. */
   private final Map<Long, Long> appended = new LinkedHashMap<>();
 
-  /** Tables the commit inlines rows into (appends or updates). */
+  /** Tables the commit inlines rows into. */
   private final Set<Long> tables = new TreeSet<>();
 
-  private StagedInlinedShape(List<StagedRows.InlinedOp> ops, Set<List<Long>> removed) {
+  /** Tables the commit deletes inlined rows or data-file rows of inline. */
+  private final Set<Long> deletedFrom = new TreeSet<>();
+
+  private StagedInlinedShape(List<StagedRows.InlinedOp> ops) {
     this.ops = ops;
-    this.removed = removed;
   }
 
-  /**
-   * The shape of {@code ops}, file deletions resolved to row ids through the data files {@code
-   * premise} holds.
-   */
-  static StagedInlinedShape of(List<StagedRows.InlinedOp> ops, SnapshotView premise) {
-    Set<List<Long>> removed = new HashSet<>();
+  static StagedInlinedShape of(List<StagedRows.InlinedOp> ops) {
+    StagedInlinedShape shape = new StagedInlinedShape(ops);
     for (StagedRows.InlinedOp op : ops) {
-      if (op instanceof StagedRows.InlinedEnd e) {
-        removed.add(List.of(e.tableId(), e.rowId()));
-      } else if (op instanceof StagedRows.InlinedFileDelete d) {
-        premise
-            .recordOf(new EntityKey.DataFile(d.tableId(), d.dataFileId()), DataFileValue.class)
-            .filter(DataFileValue::hasRowIdStart)
-            .ifPresent(f -> removed.add(List.of(d.tableId(), f.getRowIdStart() + d.position())));
+      if (op instanceof StagedRows.InlinedEnd || op instanceof StagedRows.InlinedFileDelete) {
+        shape.deletedFrom.add(op.tableId());
       }
     }
-    StagedInlinedShape shape = new StagedInlinedShape(ops, removed);
     for (StagedRows.InlinedOp op : ops) {
       if (op instanceof StagedRows.InlinedInsert i) {
         shape.tables.add(i.tableId());
-        shape.appended.merge(i.tableId(), shape.isUpdate(i) ? 0L : 1L, Long::sum);
+        shape.appended.merge(
+            i.tableId(), shape.deletedFrom.contains(i.tableId()) ? 0L : 1L, Long::sum);
       }
     }
     return shape;
-  }
-
-  /** Whether {@code i} re-inlines a row the commit ends or deletes from a file: an UPDATE. */
-  private boolean isUpdate(StagedRows.InlinedInsert i) {
-    return removed.contains(List.of(i.tableId(), i.rowId()));
   }
 
   /** Tables the commit inlines rows into. */
@@ -71,7 +56,12 @@ final class StagedInlinedShape {
     return tables;
   }
 
-  /** Table -> rows appended inline (an updated row appends none). */
+  /** Tables the commit deletes rows of inline: their row ids do not move. */
+  Set<Long> deletedFrom() {
+    return deletedFrom;
+  }
+
+  /** Table -> rows appended inline (0 for a table the commit also deletes rows from). */
   Map<Long, Long> appended() {
     return appended;
   }
@@ -89,13 +79,13 @@ final class StagedInlinedShape {
 
   /**
    * The operations moved onto the head: the stamped snapshot ({@code stamped}) to {@code n}, and
-   * appended row ids by their table's shift.
+   * inserted row ids by their table's shift.
    */
   List<StagedRows.InlinedOp> moved(Map<Long, Long> rowShift, long stamped, long n) {
     List<StagedRows.InlinedOp> out = new ArrayList<>(ops.size());
     for (StagedRows.InlinedOp op : ops) {
       if (op instanceof StagedRows.InlinedInsert i) {
-        long shift = isUpdate(i) ? 0 : rowShift.getOrDefault(i.tableId(), 0L);
+        long shift = deletedFrom.contains(i.tableId()) ? 0 : rowShift.getOrDefault(i.tableId(), 0L);
         out.add(
             new StagedRows.InlinedInsert(
                 i.tableId(),
@@ -111,6 +101,8 @@ final class StagedInlinedShape {
         out.add(
             new StagedRows.InlinedFileDelete(
                 d.tableId(), d.dataFileId(), d.position(), at(d.beginSnapshot(), stamped, n)));
+      } else {
+        throw new IllegalStateException("not moved here: " + op);
       }
     }
     return out;

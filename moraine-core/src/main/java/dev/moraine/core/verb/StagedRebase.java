@@ -114,7 +114,10 @@ final class StagedRebase {
   }
 
   private StagedRows run() {
-    StagedInlinedShape inlined = StagedInlinedShape.of(rows.inlined(), premise);
+    if (rows.inlined().stream().anyMatch(StagedInlineFlush::isRemoval)) {
+      throw lost("a flush of inlined rows is not rebased yet");
+    }
+    StagedInlinedShape inlined = StagedInlinedShape.of(rows.inlined());
     SnapshotRow snapshot = null;
     SnapshotChangesRow changes = null;
     List<DataFileRow> files = new ArrayList<>();
@@ -218,6 +221,16 @@ final class StagedRebase {
         since.conflictWith(changeSet, deleted, premise, baseRecord.getNextCatalogId());
     if (conflict != null) {
       throw new CommitConflictException(conflict);
+    }
+    for (long tableId : inlined.deletedFrom()) {
+      // Past a commit to the table that is no conflict (a flush, a delete from another file), the
+      // rows this commit deletes may have moved into files: not followed yet.
+      if (since.touches(tableId)) {
+        throw lost(
+            "it deletes rows of table "
+                + Long.toUnsignedString(tableId)
+                + " inline, and a commit since changed that table");
+      }
     }
 
     for (StagedRows.Op op : rows.ops()) {

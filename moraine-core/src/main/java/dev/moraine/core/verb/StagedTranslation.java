@@ -181,6 +181,7 @@ public final class StagedTranslation {
     List<StagedRows.End> partitionEnds = new ArrayList<>();
     List<SchemaVersionsRow> newVersions = new ArrayList<>();
     List<InlinedDataTablesRow> newInlinedTables = new ArrayList<>();
+    List<InlinedDataTablesRow> droppedInlinedTables = new ArrayList<>();
     for (StagedRows.Op op : rows.ops()) {
       if (op == null) {
         throw new InvalidArgumentException("a staged row operation is null");
@@ -233,6 +234,8 @@ public final class StagedTranslation {
         newVersions.add(r);
       } else if (row instanceof InlinedDataTablesRow r && insert) {
         newInlinedTables.add(r);
+      } else if (row instanceof InlinedDataTablesRow r && op instanceof StagedRows.Delete) {
+        droppedInlinedTables.add(r);
       } else {
         throw new InvalidArgumentException(
             StagedRowChecks.describe(op)
@@ -249,8 +252,10 @@ public final class StagedTranslation {
     creation = new StagedTableCreation(staged, n);
     liveness = new StagedBase(premise, creation);
     StagedMerges merges = new StagedMerges(staged, this.removals, liveness);
+    StagedInlineFlush flush = new StagedInlineFlush(state, liveness);
     fileRows =
-        new StagedFileRows(premise, premiseRecord, staged, this.removals, liveness, merges, n);
+        new StagedFileRows(
+            premise, premiseRecord, staged, this.removals, liveness, merges, flush, n);
     SnapshotValue record =
         snapshotRecord(
             snapshot,
@@ -282,6 +287,8 @@ public final class StagedTranslation {
     }
     removals.forEach(this.removals::remove);
     merges.remove(mergeRemovals);
+    flush.remove(rows.inlined().stream().filter(StagedInlineFlush::isRemoval).toList());
+    flush.deregister(droppedInlinedTables);
     schedules.forEach(this.removals::schedule);
     Set<Long> fileIds = new HashSet<>();
     Map<List<Long>, List<FilePartitionValueRow>> valuesOf = new HashMap<>();
@@ -314,9 +321,11 @@ public final class StagedTranslation {
     }
     this.removals.requireComplete();
     merges.requireComplete();
+    flush.requireComplete();
     StagedInlinedRows inlined = new StagedInlinedRows(state, liveness, creation, n);
     inlined.register(newInlinedTables, record.getSchemaVersion(), creation.createdIds());
-    inlined.apply(rows.inlined());
+    inlined.apply(
+        rows.inlined().stream().filter(op -> !StagedInlineFlush.isRemoval(op)).toList(), flush);
     creation.requireDropsComplete();
     Set<List<Long>> seen = new HashSet<>();
     for (FileColumnStatsRow r : fileStats) {

@@ -3,6 +3,7 @@ package dev.moraine.core.view;
 import dev.moraine.core.catalog.model.SchemaInfo;
 import dev.moraine.core.keyspace.proto.SnapshotValue;
 import dev.moraine.core.kv.KvReadView;
+import dev.moraine.ducklake.changes.ChangeEntry;
 import dev.moraine.ducklake.changes.ChangeKind;
 import dev.moraine.ducklake.changes.ChangeSet;
 import dev.moraine.ducklake.changes.ChangesMade;
@@ -85,6 +86,12 @@ public final class InterveningChanges {
     }
     return new InterveningChanges(
         List.copyOf(ids), ChangeSet.unionOf(sets), files, known, unreadable);
+  }
+
+  /** Whether a commit that landed above the premise changed table {@code tableId} by id. */
+  public boolean touches(long tableId) {
+    return union.entries().stream()
+        .anyMatch(e -> e instanceof ChangeEntry.ById b && b.id() == tableId);
   }
 
   /** The snapshot ids that landed above the premise. */

@@ -10,8 +10,10 @@ import java.util.List;
  * Makes one table of the export file hold exactly a given set of rows, changing only the rows that
  * differ: the rows are staged into a temporary table of the same shape (temporary tables live
  * outside the file), the file's rows that are not among them are deleted, and the staged rows the
- * file lacks are inserted. A row whose {@code end_snapshot} was set since the last export is thus
- * one delete and one insert. Runs inside the caller's transaction.
+ * file lacks are inserted, in the order of their values: DuckLake reads some tables without an
+ * order (its flush walks {@code ducklake_inlined_data_tables} as stored), so they are stored in
+ * ascending order, as stock appends them. A row whose {@code end_snapshot} was set since the last
+ * export is thus one delete and one insert. Runs inside the caller's transaction.
  */
 final class TableSync {
   /** Rows per staging INSERT statement. */
@@ -62,10 +64,11 @@ final class TableSync {
           st.executeUpdate(
               "INSERT INTO "
                   + target
-                  + " SELECT * FROM temp."
+                  + " SELECT * FROM (SELECT * FROM temp."
                   + STAGE
                   + " EXCEPT ALL SELECT * FROM "
-                  + target);
+                  + target
+                  + ") ORDER BY ALL");
       st.execute("DROP TABLE temp." + STAGE);
       return new Changes(inserted, deleted);
     }

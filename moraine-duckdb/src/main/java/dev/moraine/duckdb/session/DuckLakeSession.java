@@ -57,11 +57,12 @@ import java.util.UUID;
  * UPDATEs, merges of files, CREATE TABLE (also AS), DROP TABLE, column changes and options. Data
  * inlining is off in the staging catalog unless the session is opened with a row limit ({@link
  * #open(Catalog, Path, long)}); then small INSERTs, and DELETEs and UPDATEs of inlined rows, land
- * in the lake's inline chunks. A statement DuckLake commits in a shape the door refuses (other DDL,
- * a flush of inlined data, ...) throws the door's exception, unchecked as every Moraine exception,
- * and the lake is as it was; the Parquet files DuckLake wrote for it are left in the data path for
- * orphan cleanup. A {@code CommitConflictException} says the lake moved in a way the statement
- * cannot follow: the staging catalog is fresh again, and running the statement again re-drives it.
+ * in the lake's inline chunks, and a flush moves them into files. A statement DuckLake commits in a
+ * shape the door refuses (other DDL, ...) throws the door's exception, unchecked as every Moraine
+ * exception, and the lake is as it was; the Parquet files DuckLake wrote for it are left in the
+ * data path for orphan cleanup. A {@code CommitConflictException} says the lake moved in a way the
+ * statement cannot follow: the staging catalog is fresh again, and running the statement again
+ * re-drives it.
  *
  * <p><b>Transactions.</b> {@code BEGIN} (or {@code BEGIN TRANSACTION}) ... {@code COMMIT} lands as
  * one snapshot, as in DuckLake. The session recognises these statements by their first word, to
@@ -134,9 +135,8 @@ public final class DuckLakeSession implements AutoCloseable {
    * Opens a session as {@link #open(Catalog, Path)} does, in which DuckLake inlines an INSERT of at
    * most {@code dataInliningRowLimit} rows into its inlined-data tables instead of writing a
    * Parquet file (its {@code DATA_INLINING_ROW_LIMIT}; 0 turns inlining off). Inlined rows, their
-   * deletions and updates land in the lake's inline chunks; a flush of them ({@code
-   * ducklake_flush_inlined_data}) is refused for now: the lake's own {@code flushInlined} or
-   * maintenance flushes them.
+   * deletions and updates land in the lake's inline chunks, and {@code ducklake_flush_inlined_data}
+   * moves them into files.
    *
    * @throws InvalidArgumentException if {@code dataInliningRowLimit} is negative
    */

@@ -158,9 +158,6 @@ final class InlinedCapture {
   /**
    * The operations a commit made on the inlined tables, from {@code before} to {@code after} (each
    * table name to its rows).
-   *
-   * @throws InvalidArgumentException if the commit removed inlined rows or inlined deletions (a
-   *     flush), which the door does not take yet
    */
   static List<StagedRows.InlinedOp> between(Map<String, Table> before, Map<String, Table> after) {
     List<StagedRows.InlinedOp> ops = new ArrayList<>();
@@ -203,12 +200,22 @@ final class InlinedCapture {
                   number(row, "begin_snapshot")));
         }
       }
-      if (!gone.isEmpty()) {
-        throw new InvalidArgumentException(
-            "the commit removed rows of "
-                + name
-                + " (a flush of inlined data), which the staged-row door does not take yet: flush"
-                + " through the lake's own maintenance (flushInlined) instead");
+      // Rows gone outright: a flush moved them into files.
+      for (Map<String, Object> row : gone) {
+        if (data.matches()) {
+          ops.add(
+              new StagedRows.InlinedRemoval(
+                  Long.parseUnsignedLong(data.group(1)),
+                  Long.parseUnsignedLong(data.group(2)),
+                  number(row, "row_id"),
+                  number(row, "begin_snapshot")));
+        } else if (delete.matches()) {
+          ops.add(
+              new StagedRows.InlinedFileDeleteRemoval(
+                  Long.parseUnsignedLong(delete.group(1)),
+                  number(row, "file_id"),
+                  number(row, "row_id")));
+        }
       }
     }
     return ops;
