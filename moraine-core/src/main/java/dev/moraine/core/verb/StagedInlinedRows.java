@@ -21,24 +21,22 @@ import java.util.Set;
  * id under its schema version, an inlined file deletion at its file and position. The table
  * statistics the verbs stage are then overwritten by the commit's own rows, as given.
  *
- * <p>Refused for now: inlined rows of a table with equality indexes (their entries would need
- * deriving), and of a table this same commit creates or alters. Confined to the thread running the
- * translation.
+ * <p>Rows go into a table this same commit creates or alters under the commit's schema version,
+ * whose inlined-data table it registers. Refused for now: inlined rows of a table with equality
+ * indexes (their entries would need deriving). Confined to the thread running the translation.
  */
 final class StagedInlinedRows {
   private final VerbState state;
   private final InlineVerbs verbs;
   private final StagedBase base;
-  private final StagedTableCreation creation;
 
   /** The snapshot the commit mints. */
   private final long n;
 
-  StagedInlinedRows(VerbState state, StagedBase base, StagedTableCreation creation, long n) {
+  StagedInlinedRows(VerbState state, StagedBase base, long n) {
     this.state = state;
     this.verbs = new InlineVerbs(state, new InlineRun(state));
     this.base = base;
-    this.creation = creation;
     this.n = n;
   }
 
@@ -69,7 +67,11 @@ final class StagedInlinedRows {
                 + DuckLakeTables.inlinedDataTableName(tableId, version));
       }
       verbs.registerEmptyTable(tableId, version);
+      // Rows this commit inlines into the table go under the version it registers, as in the
+      // verb path's run that re-shapes a table.
+      state.reshapedIds.add(tableId);
     }
+    state.schemaChangedIds.addAll(reshaped);
   }
 
   /**
@@ -193,12 +195,6 @@ final class StagedInlinedRows {
   }
 
   private void requireTable(long tableId) {
-    if (creation.creates(tableId) || creation.createdIds().contains(tableId)) {
-      throw new InvalidArgumentException(
-          "rows are inlined into table "
-              + Long.toUnsignedString(tableId)
-              + " in the commit that creates or alters it, which the door takes not yet");
-    }
     TableInfo table = base.liveTable(tableId, "an inlined row operation");
     base.refuseIndexed(table, "inlined rows");
   }

@@ -322,7 +322,7 @@ public final class StagedTranslation {
     this.removals.requireComplete();
     merges.requireComplete();
     flush.requireComplete();
-    StagedInlinedRows inlined = new StagedInlinedRows(state, liveness, creation, n);
+    StagedInlinedRows inlined = new StagedInlinedRows(state, liveness, n);
     inlined.register(newInlinedTables, record.getSchemaVersion(), creation.createdIds());
     inlined.apply(
         rows.inlined().stream().filter(op -> !StagedInlineFlush.isRemoval(op)).toList(), flush);
