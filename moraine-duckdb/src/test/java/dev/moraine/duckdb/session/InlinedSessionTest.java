@@ -8,12 +8,18 @@ import dev.moraine.core.catalog.Catalog;
 import dev.moraine.core.catalog.CommitConflictException;
 import dev.moraine.core.catalog.model.Head;
 import dev.moraine.core.rows.DuckLakeRowRenderer;
+import dev.moraine.core.rows.InlinedTable;
 import dev.moraine.duckdb.reference.CommitOutcome;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
 import dev.moraine.duckdb.reference.ReferenceSession;
 import dev.moraine.duckdb.verbs.InlinedRowComparison;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -182,5 +188,51 @@ class InlinedSessionTest {
           stock.query("SELECT count(*) AS n, sum(a) AS s FROM t"),
           one.query("SELECT count(*) AS n, sum(a) AS s FROM t"));
     }
+  }
+
+  /** Sessions appending small batches at once: every commit lands inline, row ids dense. */
+  @Test
+  void concurrentInlinedAppends_allLand_withDenseRowIds() throws Exception {
+    try (DuckLakeSession first = DuckLakeSession.open(catalog, dir.resolve("first"), LIMIT)) {
+      first.execute("CREATE TABLE t (a INTEGER, b VARCHAR)");
+    }
+    int sessions = 4;
+    int commitsEach = 5;
+    ExecutorService pool = Executors.newFixedThreadPool(sessions);
+    List<Future<Integer>> runs = new ArrayList<>();
+    for (int s = 0; s < sessions; s++) {
+      int id = s;
+      runs.add(
+          pool.submit(
+              () -> {
+                try (DuckLakeSession session =
+                    DuckLakeSession.open(catalog, dir.resolve("s" + id), LIMIT)) {
+                  for (int i = 0; i < commitsEach; i++) {
+                    session.execute(
+                        "INSERT INTO t VALUES (" + (id * 100 + i) + ", 's" + id + "'), (0, NULL)");
+                  }
+                  return session.landedSnapshots().size();
+                }
+              }));
+    }
+    for (Future<Integer> run : runs) {
+      assertEquals(commitsEach, run.get(5, TimeUnit.MINUTES));
+    }
+    pool.shutdown();
+    long rows = 2L * sessions * commitsEach;
+    List<Long> ids = new ArrayList<>();
+    for (InlinedTable t : DuckLakeRowRenderer.render(catalog.snapshot()).inlinedTables()) {
+      if (t.name().startsWith("ducklake_inlined_data_")) {
+        t.rows().forEach(r -> ids.add(((Number) r.get(0)).longValue()));
+      }
+    }
+    ids.sort(null);
+    List<Long> dense = new ArrayList<>();
+    for (long i = 0; i < rows; i++) {
+      dense.add(i);
+    }
+    assertEquals(dense, ids, "every row inlined, row ids dense");
+    assertEquals(rows, catalog.snapshot().tableStats(1).orElseThrow().recordCount());
+    assertEquals(rows, catalog.snapshot().tableStats(1).orElseThrow().nextRowId());
   }
 }
