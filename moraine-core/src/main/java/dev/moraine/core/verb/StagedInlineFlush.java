@@ -104,12 +104,24 @@ final class StagedInlineFlush {
       TableInfo table = base.liveTable(tableId, "a flush of inlined rows");
       base.refuseIndexed(table, "a flush of inlined rows");
       InlineTableState state = InlineTableState.read(staged.premise(), tableId);
+      // The flush read the table's inlined rows at some snapshot: every row begun by then is
+      // removed, the last removed row's begin being the latest such. Rows inlined after it (by a
+      // commit the flush was rebased past) stay inlined, as in DuckLake's re-driven flush.
+      long through =
+          rows.get(tableId).stream().mapToLong(r -> r.get(2)).max().orElse(Long.MIN_VALUE);
+      List<InlineTableState.Chunk> drained = new ArrayList<>();
       Set<List<Long>> held = new HashSet<>();
+      Set<Long> heldIds = new HashSet<>();
       Set<Long> begins = new HashSet<>();
       long count = 0;
       for (InlineTableState.Chunk c : state.chunks) {
+        if (through == Long.MIN_VALUE || c.op().beginSnapshot() > through) {
+          continue;
+        }
+        drained.add(c);
         for (long k = 0; k < c.rowCount(); k++) {
           held.add(List.of(c.op().schemaVersion(), c.rowIdStart() + k, c.op().beginSnapshot()));
+          heldIds.add(c.rowIdStart() + k);
           count++;
         }
         begins.add(c.op().beginSnapshot());
@@ -125,19 +137,29 @@ final class StagedInlineFlush {
                 + deletes.get(tableId).size()
                 + " inlined deletions; the lake holds "
                 + held.size()
-                + " and "
+                + " begun by the last of them and "
                 + state.fileDeletes.size()
                 + ", and a flush removes them all");
       }
-      // Checked: everything the table has inlined leaves the inline subspace.
-      for (InlineTableState.Chunk c : state.chunks) {
+      // Checked: what the flush read leaves the inline subspace.
+      Set<List<Long>> drainedKeys = new HashSet<>();
+      for (InlineTableState.Chunk c : drained) {
         inline.delete(InlineKey.Record.live(c.op()));
+        drainedKeys.add(List.of(c.op().schemaVersion(), c.op().beginSnapshot(), c.op().chunkSeq()));
       }
-      state.locators.forEach(inline::delete);
+      for (InlineKey.ChunkLocator l : state.locators) {
+        if (drainedKeys.contains(List.of(l.schemaVersion(), l.beginSnapshot(), l.chunkSeq()))) {
+          inline.delete(l);
+        }
+      }
       Set<Long> ends = new HashSet<>();
+      long ended = 0;
       for (InlineKey.RowTombstone t : state.tombstones) {
-        inline.delete(t);
-        ends.add(t.endSnapshot());
+        if (heldIds.contains(t.rowId())) {
+          inline.delete(t);
+          ends.add(t.endSnapshot());
+          ended++;
+        }
       }
       for (Map.Entry<List<Long>, Long> e : state.fileDeletes.entrySet()) {
         inline.delete(
@@ -150,8 +172,19 @@ final class StagedInlineFlush {
       removedRows.put(tableId, count);
       rowBegins.put(tableId, begins);
       rowEnds.put(tableId, ends);
-      endedRows.put(tableId, (long) state.tombstones.size());
+      endedRows.put(tableId, ended);
     }
+  }
+
+  /** The tables {@code ops} flush: those with removals from their inlined tables. */
+  static Set<Long> flushedTables(List<StagedRows.InlinedOp> ops) {
+    Set<Long> out = new java.util.TreeSet<>();
+    for (StagedRows.InlinedOp op : ops) {
+      if (isRemoval(op)) {
+        out.add(op.tableId());
+      }
+    }
+    return out;
   }
 
   /**

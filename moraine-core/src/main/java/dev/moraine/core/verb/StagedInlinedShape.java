@@ -102,7 +102,8 @@ final class StagedInlinedShape {
             new StagedRows.InlinedFileDelete(
                 d.tableId(), d.dataFileId(), d.position(), at(d.beginSnapshot(), stamped, n)));
       } else {
-        throw new IllegalStateException("not moved here: " + op);
+        // A flush's removal names rows and deletions of the base, which do not move.
+        out.add(op);
       }
     }
     return out;

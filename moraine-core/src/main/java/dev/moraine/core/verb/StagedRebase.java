@@ -22,6 +22,7 @@ import dev.moraine.ducklake.rows.DuckLakeRow;
 import dev.moraine.ducklake.rows.FileColumnStatsRow;
 import dev.moraine.ducklake.rows.FilePartitionValueRow;
 import dev.moraine.ducklake.rows.FilesScheduledForDeletionRow;
+import dev.moraine.ducklake.rows.InlinedDataTablesRow;
 import dev.moraine.ducklake.rows.SnapshotChangesRow;
 import dev.moraine.ducklake.rows.SnapshotRow;
 import dev.moraine.ducklake.rows.TableColumnStatsRow;
@@ -114,10 +115,10 @@ final class StagedRebase {
   }
 
   private StagedRows run() {
-    if (rows.inlined().stream().anyMatch(StagedInlineFlush::isRemoval)) {
-      throw lost("a flush of inlined rows is not rebased yet");
-    }
     StagedInlinedShape inlined = StagedInlinedShape.of(rows.inlined());
+    Set<Long> flushed = StagedInlineFlush.flushedTables(rows.inlined());
+    // Table -> bytes of the files a flush of it writes (backdated, like a merge's).
+    Map<Long, Long> flushedBytes = new HashMap<>();
     SnapshotRow snapshot = null;
     SnapshotChangesRow changes = null;
     List<DataFileRow> files = new ArrayList<>();
@@ -127,6 +128,10 @@ final class StagedRebase {
         throw new InvalidArgumentException("a staged row operation is null");
       }
       DuckLakeRow row = op.row();
+      if (op instanceof StagedRows.Delete && row instanceof InlinedDataTablesRow) {
+        // A flush's deregistration of an emptied inlined-data table of the base: stays.
+        continue;
+      }
       if (StagedMerges.isMergeRemoval(op)) {
         // An input of a merge, or a row that leaves with it: of the base, its ids do not move.
         // DuckLake judges a merge by its change kind, not by the files it reads.
@@ -161,8 +166,12 @@ final class StagedRebase {
       } else if (row instanceof SnapshotChangesRow c) {
         changes = c;
       } else if (row instanceof DataFileRow f) {
-        // A merged file is backdated and keeps its inputs' row ids: it appends nothing.
+        // A merged or flushed file is backdated and keeps its rows' ids: it appends nothing.
         if (!Long.valueOf(stamped).equals(f.beginSnapshot())) {
+          if (f.tableId() != null && flushed.contains(f.tableId())) {
+            flushedBytes.merge(
+                f.tableId(), required(f.fileSizeBytes(), f, "file_size_bytes"), Long::sum);
+          }
           continue;
         }
         files.add(f);
@@ -222,6 +231,17 @@ final class StagedRebase {
     if (conflict != null) {
       throw new CommitConflictException(conflict);
     }
+    for (long tableId : flushed) {
+      // Rows inlined since stay inlined; anything else done to the table since (a delete, a
+      // flush) would change what the flush read: not followed.
+      if (since.changesBeyondAppends(tableId)) {
+        throw lost(
+            "it flushes table "
+                + Long.toUnsignedString(tableId)
+                + "'s inlined rows, and a commit since changed that table otherwise than by"
+                + " appending");
+      }
+    }
     for (long tableId : inlined.deletedFrom()) {
       // Past a commit to the table that is no conflict (a flush, a delete from another file), the
       // rows this commit deletes may have moved into files: not followed yet.
@@ -253,6 +273,14 @@ final class StagedRebase {
       appended.merge(tableId, required(f.recordCount(), f, "record_count"), Long::sum);
       bytes.merge(tableId, required(f.fileSizeBytes(), f, "file_size_bytes"), Long::sum);
     }
+    for (long tableId : flushed) {
+      if (appended.containsKey(tableId) || inlined.tables().contains(tableId)) {
+        throw lost(
+            "it flushes table "
+                + Long.toUnsignedString(tableId)
+                + " and adds rows to it in one commit, which the rebase does not move yet");
+      }
+    }
     for (long tableId : inlined.tables()) {
       if (appended.containsKey(tableId)) {
         throw lost(
@@ -283,7 +311,9 @@ final class StagedRebase {
       rowShift.put(e.getKey(), nextRowId(e.getKey()) - baseNext);
     }
     for (Long tableId : tableStats.keySet()) {
-      if (!appended.containsKey(tableId) && !inlined.tables().contains(tableId)) {
+      if (!appended.containsKey(tableId)
+          && !inlined.tables().contains(tableId)
+          && !flushed.contains(tableId)) {
         throw lost(
             "it rewrites table "
                 + Long.toUnsignedString(tableId)
@@ -298,6 +328,22 @@ final class StagedRebase {
         moved.add(new StagedRows.End(e.row(), snapshot(e.endSnapshot())));
       } else if (op instanceof StagedRows.Delete) {
         moved.add(op);
+      } else if (op.row() instanceof TableStatsRow t && flushed.contains(t.tableId())) {
+        // A flush adds its files' bytes and no rows: the head's statistics plus those bytes.
+        TableStats now = premise.tableStats(t.tableId()).orElse(null);
+        moved.add(
+            new StagedRows.Insert(
+                new TableStatsRow(
+                    t.tableId(),
+                    now == null ? 0 : now.recordCount(),
+                    nextRowId(t.tableId()),
+                    (now == null ? 0 : now.fileSizeBytes())
+                        + flushedBytes.getOrDefault(t.tableId(), 0L))));
+      } else if (op.row() instanceof TableColumnStatsRow c && flushed.contains(c.tableId())) {
+        throw lost(
+            "it flushes table "
+                + Long.toUnsignedString(c.tableId())
+                + " and rewrites its column statistics");
       } else if (inlined.tables().contains(op.row() instanceof TableStatsRow t ? t.tableId() : -1L)
           || (op.row() instanceof TableColumnStatsRow c
               && inlined.tables().contains(c.tableId()))) {

@@ -94,6 +94,20 @@ public final class InterveningChanges {
         .anyMatch(e -> e instanceof ChangeEntry.ById b && b.id() == tableId);
   }
 
+  /**
+   * Whether a commit that landed above the premise changed table {@code tableId} otherwise than by
+   * appending rows to it (files or inlined rows).
+   */
+  public boolean changesBeyondAppends(long tableId) {
+    return union.entries().stream()
+        .anyMatch(
+            e ->
+                e instanceof ChangeEntry.ById b
+                    && b.id() == tableId
+                    && b.kind() != dev.moraine.ducklake.changes.ChangeKind.INSERTED_INTO_TABLE
+                    && b.kind() != dev.moraine.ducklake.changes.ChangeKind.INLINED_INSERT);
+  }
+
   /** The snapshot ids that landed above the premise. */
   public List<Long> snapshotIds() {
     return snapshotIds;

@@ -187,6 +187,28 @@ class InlinedSessionTest {
       assertEquals(
           stock.query("SELECT count(*) AS n, sum(a) AS s FROM t"),
           one.query("SELECT count(*) AS n, sum(a) AS s FROM t"));
+
+      // One flushes in a transaction; two's append lands first: the flush is rebased, and the
+      // appended row stays inlined, as in stock's re-drive.
+      one.execute("BEGIN");
+      stockOne.begin();
+      one.execute("CALL ducklake_flush_inlined_data('lake')");
+      stockOne.execute("CALL ducklake_flush_inlined_data('lake')");
+      two.execute("INSERT INTO t VALUES (30, 'thirty')");
+      stock.execute("INSERT INTO t VALUES (30, 'thirty')");
+      long beforeFlush = catalog.head().snapshotId();
+      one.execute("COMMIT");
+      CommitOutcome stockFlush = stockOne.tryCommit();
+      assertTrue(stockFlush.committed(), "stock re-drove the flush: " + stockFlush);
+      assertEquals(beforeFlush + 1, catalog.head().snapshotId(), "the flush landed, rebased");
+      assertEquals(List.of(), SessionRows.differences(stock, catalog), "after the flush");
+      assertEquals(
+          List.of(),
+          InlinedRowComparison.differences(stock, DuckLakeRowRenderer.render(catalog.snapshot())),
+          "after the flush");
+      assertEquals(
+          stock.query("SELECT count(*) AS n, sum(a) AS s FROM t"),
+          one.query("SELECT count(*) AS n, sum(a) AS s FROM t"));
     }
   }
 
