@@ -13,15 +13,15 @@ import java.util.List;
 
 /**
  * What the staged-row door's rows may name: the base's live tables and columns, and those the same
- * commit creates ({@link StagedTableCreation}); and the refusal of files in tables with equality
+ * commit creates ({@link StagedSchemaChanges}); and the refusal of files in tables with equality
  * indexes, whose entries this door does not derive yet. Confined to the thread running the
  * translation.
  */
 final class StagedBase {
   private final SnapshotView premise;
-  private final StagedTableCreation creation;
+  private final StagedSchemaChanges creation;
 
-  StagedBase(SnapshotView premise, StagedTableCreation creation) {
+  StagedBase(SnapshotView premise, StagedSchemaChanges creation) {
     this.premise = premise;
     this.creation = creation;
   }

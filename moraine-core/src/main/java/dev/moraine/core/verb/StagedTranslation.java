@@ -65,7 +65,7 @@ public final class StagedTranslation {
 
   private final StagedEntities staged;
   private final StagedFileRemovals removals;
-  private StagedTableCreation creation;
+  private StagedSchemaChanges creation;
   private StagedBase liveness;
   private StagedFileRows fileRows;
 
@@ -249,7 +249,7 @@ public final class StagedTranslation {
               + " the staged-row door for options only (not yet for expiry or cleanup)");
     }
     n = head + 1;
-    creation = new StagedTableCreation(staged, n);
+    creation = new StagedSchemaChanges(staged, n);
     liveness = new StagedBase(premise, creation);
     StagedMerges merges = new StagedMerges(staged, this.removals, liveness);
     StagedInlineFlush flush = new StagedInlineFlush(state, liveness);

@@ -31,17 +31,20 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The staged-row door's table creation (RFC 0006 §4.2, §4.10): the {@code ducklake_table}, {@code
- * ducklake_column} and {@code ducklake_schema_versions} rows DuckLake writes for a CREATE TABLE
- * (and a CREATE TABLE AS, whose files follow in the same commit), translated into the records the
- * verb path writes for the same table: the table with its next column id (the highest column id
- * plus one), its columns, a zeroed statistics record (the keyspace keeps one from a table's
- * creation on), and the table among the commit's schema-changed tables, which the commit path turns
- * into the {@code 08} schema-version record and the snapshot's {@code schema_changed_table_ids}.
+ * The staged-row door's schema changes (RFC 0006 §4.2, §4.10, §13): tables created, their columns
+ * changed, and tables dropped. For a creation, the {@code ducklake_table}, {@code ducklake_column}
+ * and {@code ducklake_schema_versions} rows DuckLake writes for a CREATE TABLE (and a CREATE TABLE
+ * AS, whose files follow in the same commit), translated into the records the verb path writes for
+ * the same table: the table with its next column id (the highest column id plus one), its columns,
+ * a zeroed statistics record (the keyspace keeps one from a table's creation on), and the table
+ * among the commit's schema-changed tables, which the commit path turns into the {@code 08}
+ * schema-version record and the snapshot's {@code schema_changed_table_ids}. Column changes end and
+ * insert {@code ducklake_column} rows of a live table, and a drop ends the table with its columns,
+ * files and partitioning.
  *
  * <p>Confined to the thread running the translation.
  */
-final class StagedTableCreation {
+final class StagedSchemaChanges {
   private final StagedEntities staged;
   private final long n;
 
@@ -60,7 +63,7 @@ final class StagedTableCreation {
   /** (table, column) -> the version this commit ends. */
   private final Map<List<Long>, ColumnValue> ended = new HashMap<>();
 
-  StagedTableCreation(StagedEntities staged, long n) {
+  StagedSchemaChanges(StagedEntities staged, long n) {
     this.staged = staged;
     this.n = n;
   }
