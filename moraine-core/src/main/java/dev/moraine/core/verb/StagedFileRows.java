@@ -203,8 +203,17 @@ final class StagedFileRows {
                 fileIds.contains(target),
                 begin,
                 required(r.deleteCount(), r, "delete_count"));
+    // A replacement that also takes a flush's inline deletions of the file begins at the earlier
+    // of the replaced file's begin and the first of those deletions.
     long expectedBegin =
-        replacing.map(DeleteFileValue::getBeginSnapshot).orElse(flushed ? begin : n);
+        replacing
+            .map(
+                old ->
+                    flush
+                        .firstInlineDeletion(tableId, target)
+                        .filter(first -> Long.compareUnsigned(first, old.getBeginSnapshot()) < 0)
+                        .orElse(old.getBeginSnapshot()))
+            .orElse(flushed ? begin : n);
     // Its partial_max is the snapshot DuckLake stamped the new deletions with inside the file:
     // this one, or the one it was authored for when the rows were rebased (StagedRebase).
     if (begin != expectedBegin

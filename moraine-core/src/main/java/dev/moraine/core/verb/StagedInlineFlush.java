@@ -59,6 +59,11 @@ final class StagedInlineFlush {
 
   private final Map<Long, Long> outputDeletes = new HashMap<>();
 
+  /** Table -> (begin snapshot, rows) of the removed chunks, and of the flushed files. */
+  private final Map<Long, List<long[]>> inputBegins = new HashMap<>();
+
+  private final Map<Long, List<long[]>> outputBegins = new HashMap<>();
+
   /** (table, data file) given a delete file of its inline deletions. */
   private final Set<List<Long>> fileDeleteFiles = new HashSet<>();
 
@@ -119,6 +124,9 @@ final class StagedInlineFlush {
           continue;
         }
         drained.add(c);
+        inputBegins
+            .computeIfAbsent(tableId, t -> new ArrayList<>())
+            .add(new long[] {c.op().beginSnapshot(), c.rowCount()});
         for (long k = 0; k < c.rowCount(); k++) {
           held.add(List.of(c.op().schemaVersion(), c.rowIdStart() + k, c.op().beginSnapshot()));
           heldIds.add(c.rowIdStart() + k);
@@ -228,6 +236,9 @@ final class StagedInlineFlush {
   /** Counts the rows of the flushed file {@code r}. */
   void output(DataFileRow r) {
     outputRows.merge(r.tableId(), required(r.recordCount(), r, "record_count"), Long::sum);
+    outputBegins
+        .computeIfAbsent(r.tableId(), t -> new ArrayList<>())
+        .add(new long[] {required(r.beginSnapshot(), r, "begin_snapshot"), r.recordCount()});
   }
 
   /**
@@ -256,6 +267,12 @@ final class StagedInlineFlush {
       return false;
     }
     return true;
+  }
+
+  /** The first snapshot that deleted a row of {@code target} inline, if this commit flushes any. */
+  java.util.Optional<Long> firstInlineDeletion(long tableId, long target) {
+    List<Long> begins = fileDeletes.get(List.of(tableId, target));
+    return begins == null ? java.util.Optional.empty() : begins.stream().min(Long::compareUnsigned);
   }
 
   /**
@@ -301,6 +318,10 @@ final class StagedInlineFlush {
                 + e.getValue()
                 + " inlined rows (deleted ones included)");
       }
+      StagedMerges.requireCovered(
+          "the flushed files of table " + table,
+          inputBegins.getOrDefault(tableId, List.of()),
+          outputBegins.getOrDefault(tableId, List.of()));
       if (outputDeletes.getOrDefault(tableId, 0L).longValue() != endedRows.get(tableId)) {
         throw new InvalidArgumentException(
             "the delete files of table "

@@ -1,12 +1,15 @@
 package dev.moraine.core.verb;
 
+import dev.moraine.core.catalog.ErrorCode;
 import dev.moraine.core.catalog.InvalidArgumentException;
+import dev.moraine.core.catalog.NotFoundException;
 import dev.moraine.core.catalog.StagedRows;
 import dev.moraine.core.catalog.model.TableInfo;
 import dev.moraine.ducklake.rows.DuckLakeTables;
 import dev.moraine.ducklake.rows.InlinedDataTablesRow;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -121,6 +124,47 @@ final class StagedInlinedRows {
         } else {
           appended.computeIfAbsent(e.getKey(), x -> new ArrayList<>()).add(i);
         }
+      }
+    }
+    // An end names a live inlined row (the verbs would otherwise look for the id in a data
+    // file); a re-inlined data-file row answers one of the commit's inline deletions of file rows
+    // of its table, and is no live inlined row.
+    Map<Long, InlineTableState> inlineState = new HashMap<>();
+    for (StagedRows.InlinedEnd e : ends.values()) {
+      InlineTableState st =
+          inlineState.computeIfAbsent(
+              e.tableId(), t -> InlineTableState.read(state.staged.premise(), t));
+      if (st.chunkOf(e.rowId()).filter(c -> !st.deleted(c, e.rowId())).isEmpty()) {
+        throw new NotFoundException(
+            ErrorCode.NOT_FOUND,
+            "an inlined end names row "
+                + Long.toUnsignedString(e.rowId())
+                + " of table "
+                + Long.toUnsignedString(e.tableId())
+                + ", which is no live inlined row");
+      }
+    }
+    Map<Long, Integer> fileRowDeletes = new HashMap<>();
+    fileDeletes.keySet().forEach(k -> fileRowDeletes.merge(k.get(0), 1, Integer::sum));
+    Map<Long, Integer> reinlined = new HashMap<>();
+    for (StagedRows.InlinedInsert i : updates.values()) {
+      if (ends.containsKey(List.of(i.tableId(), i.rowId()))) {
+        continue;
+      }
+      InlineTableState st =
+          inlineState.computeIfAbsent(
+              i.tableId(), t -> InlineTableState.read(state.staged.premise(), t));
+      boolean liveInline = st.chunkOf(i.rowId()).filter(c -> !st.deleted(c, i.rowId())).isPresent();
+      if (liveInline
+          || reinlined.merge(i.tableId(), 1, Integer::sum)
+              > fileRowDeletes.getOrDefault(i.tableId(), 0)) {
+        throw new InvalidArgumentException(
+            "row "
+                + Long.toUnsignedString(i.rowId())
+                + " of table "
+                + Long.toUnsignedString(i.tableId())
+                + " is inlined again without its old version being ended or deleted: "
+                + i);
       }
     }
     for (StagedRows.InlinedFileDelete d : fileDeletes.values()) {

@@ -39,8 +39,9 @@ import java.util.Set;
  * <p>The checks: an input is the live row the lake holds, without a live delete file or rows
  * deleted inline (their deletions name the input, which would be gone); each input leaves with all
  * its column statistics, partition values and ended delete files, and is scheduled; the outputs of
- * a table hold as many rows as its inputs, begin at the first input's begin and lie in an input's
- * partition. Confined to the thread running the translation.
+ * a partition hold as many rows as its inputs, each begins at the begin snapshot of one of them,
+ * and at every snapshot the merged files begun by then hold at least the rows visible there.
+ * Confined to the thread running the translation.
  */
 final class StagedMerges {
   private final StagedEntities staged;
@@ -58,6 +59,9 @@ final class StagedMerges {
 
   /** Merge group ({@link #group}) -> rows the merged files of it hold. */
   private final Map<List<Object>, Long> outputRows = new HashMap<>();
+
+  /** Merge group -> (begin snapshot, rows) of each merged file of it. */
+  private final Map<List<Object>, List<long[]>> outputBegins = new HashMap<>();
 
   StagedMerges(StagedEntities staged, StagedFileRemovals removals, StagedBase base) {
     this.staged = staged;
@@ -249,6 +253,9 @@ final class StagedMerges {
     }
     outputRows.merge(
         group(tableId, match), required(r.recordCount(), r, "record_count"), Long::sum);
+    outputBegins
+        .computeIfAbsent(group(tableId, match), g -> new ArrayList<>())
+        .add(new long[] {begin, r.recordCount()});
     return match;
   }
 
@@ -329,6 +336,18 @@ final class StagedMerges {
                 + " where its inputs have "
                 + ended);
       }
+      Map<List<Object>, List<long[]>> inputBegins = new HashMap<>();
+      for (DataFileValue in : e.getValue().values()) {
+        inputBegins
+            .computeIfAbsent(group(tableId, in), g -> new ArrayList<>())
+            .add(new long[] {in.getBeginSnapshot(), in.getRecordCount()});
+      }
+      inputBegins.forEach(
+          (g, in) ->
+              requireCovered(
+                  "the merged files of table " + Long.toUnsignedString(tableId),
+                  in,
+                  outputBegins.getOrDefault(g, List.of())));
       for (Map.Entry<List<Object>, Long> g : rows.entrySet()) {
         long merged = outputRows.getOrDefault(g.getKey(), 0L);
         if (merged != g.getValue()) {
@@ -349,6 +368,40 @@ final class StagedMerges {
       if (!inputs.containsKey(k.get(0))) {
         throw new InvalidArgumentException(
             "ended delete file " + k.get(1) + " is deleted without a merge of its data file");
+      }
+    }
+  }
+
+  /**
+   * Refuses backdated files ({@code outputs}, each a begin snapshot and a row count) that replace
+   * {@code inputs} (likewise) unless every snapshot an input's rows were visible at sees at least
+   * as many rows in the files begun by then: a file begun later than rows it holds would hide them
+   * from time travel to the snapshots between.
+   */
+  static void requireCovered(String what, List<long[]> inputs, List<long[]> outputs) {
+    for (long[] at : inputs) {
+      long needed = 0;
+      for (long[] in : inputs) {
+        if (Long.compareUnsigned(in[0], at[0]) <= 0) {
+          needed += in[1];
+        }
+      }
+      long held = 0;
+      for (long[] out : outputs) {
+        if (Long.compareUnsigned(out[0], at[0]) <= 0) {
+          held += out[1];
+        }
+      }
+      if (held < needed) {
+        throw new InvalidArgumentException(
+            what
+                + " begun by snapshot "
+                + Long.toUnsignedString(at[0])
+                + " hold "
+                + held
+                + " rows, but "
+                + needed
+                + " rows they take the place of were visible there");
       }
     }
   }

@@ -231,6 +231,20 @@ final class StagedRebase {
     if (conflict != null) {
       throw new CommitConflictException(conflict);
     }
+    for (StagedRows.Op op : rows.ops()) {
+      // A merge past a change to its table other than an append (an inline delete of an input's
+      // row, which DuckLake's matrix does not call a conflict) would take a file whose rows the
+      // change names: a lost race, re-driven against the head.
+      if (op instanceof StagedRows.Delete
+          && op.row() instanceof DataFileRow f
+          && f.tableId() != null
+          && since.changesBeyondAppends(f.tableId())) {
+        throw lost(
+            "it merges files of table "
+                + Long.toUnsignedString(f.tableId())
+                + ", and a commit since changed that table otherwise than by appending");
+      }
+    }
     for (long tableId : flushed) {
       // Rows inlined since stay inlined; anything else done to the table since (a delete, a
       // flush) would change what the flush read: not followed.

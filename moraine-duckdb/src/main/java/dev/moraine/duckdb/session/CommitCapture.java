@@ -102,10 +102,10 @@ public final class CommitCapture {
 
   /**
    * The operations of the commit that took the catalog from {@code before} to {@code after},
-   * authored against snapshot {@code base}.
+   * authored against snapshot {@code base}: its row operations on the metadata tables, and those on
+   * the inlined-data tables ({@link InlinedCapture#between}).
    *
-   * @throws InvalidArgumentException if the commit removed inlined rows (a flush), which the
-   *     staged-row door does not take yet ({@link InlinedCapture#between})
+   * @throws InvalidArgumentException if a row holds a value of the wrong type for its column
    */
   public static StagedRows between(long base, Rows before, Rows after) {
     List<StagedRows.Op> ops = new ArrayList<>();

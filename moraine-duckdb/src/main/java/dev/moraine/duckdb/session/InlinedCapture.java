@@ -29,8 +29,8 @@ import org.duckdb.DuckDBStruct;
  * the operations a commit made on them ({@link StagedRows.InlinedOp}): a row new in {@code
  * ducklake_inlined_data_<t>_<v>} is an inlined insert, a row whose {@code end_snapshot} the commit
  * set an inlined end, a row new in {@code ducklake_inlined_delete_<t>} an inlined deletion of a
- * data file's row. Rows gone from them (a flush) are refused, as the door does not take flushes
- * yet.
+ * data file's row, and a row gone from either a removal by a flush ({@link
+ * StagedRows.InlinedRemoval}, {@link StagedRows.InlinedFileDeleteRemoval}).
  *
  * <p>Each row is kept in two forms: by column label with values compared by content (to tell rows
  * apart), and, for the user columns of an inlined-data table, in the forms the inline verbs take

@@ -257,4 +257,31 @@ class InlinedSessionTest {
     assertEquals(rows, catalog.snapshot().tableStats(1).orElseThrow().recordCount());
     assertEquals(rows, catalog.snapshot().tableStats(1).orElseThrow().nextRowId());
   }
+
+  /**
+   * A flush of a file's inline deletions when the file has a delete file already: stock replaces
+   * the delete file with one of both, begun at the first inline deletion.
+   */
+  @Test
+  void aFlushFoldingInlineDeletionsIntoAFilesDeleteFile_landsAsStocks() throws Exception {
+    try (DuckLakeSession session = DuckLakeSession.open(catalog, dir.resolve("fold"), LIMIT)) {
+      for (String sql :
+          List.of(
+              "CREATE TABLE w (a INTEGER)",
+              "INSERT INTO w SELECT range::INTEGER FROM range(14)",
+              "DELETE FROM w WHERE a = 0",
+              "DELETE FROM w WHERE a > 0 AND a < 12",
+              "CALL ducklake_flush_inlined_data('lake')")) {
+        stock.execute(sql);
+        session.execute(sql);
+        assertEquals(List.of(), SessionRows.differences(stock, catalog), sql);
+        assertEquals(
+            List.of(),
+            InlinedRowComparison.differences(stock, DuckLakeRowRenderer.render(catalog.snapshot())),
+            sql);
+        String q = "SELECT count(*) AS n, sum(a) AS s FROM w";
+        assertEquals(stock.query(q), session.query(q), q + " after " + sql);
+      }
+    }
+  }
 }

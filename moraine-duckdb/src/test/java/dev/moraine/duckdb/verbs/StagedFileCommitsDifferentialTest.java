@@ -229,6 +229,39 @@ class StagedFileCommitsDifferentialTest {
       assertThrows(InvalidArgumentException.class, () -> lakes.catalog.commitStaged(partial));
       assertEquals(head, lakes.catalog.head(), "a refused merge writes nothing");
     }
+    // A merged file begun after some of its rows were visible would hide them from time travel.
+    StagedRows late =
+        new StagedRows(
+            before,
+            merge.ops().stream()
+                .map(
+                    o ->
+                        o instanceof StagedRows.Insert && o.row() instanceof DataFileRow f
+                            ? (StagedRows.Op)
+                                new StagedRows.Insert(
+                                    new DataFileRow(
+                                        f.dataFileId(),
+                                        f.tableId(),
+                                        f.beginSnapshot() + 1,
+                                        f.endSnapshot(),
+                                        f.fileOrder(),
+                                        f.path(),
+                                        f.pathIsRelative(),
+                                        f.fileFormat(),
+                                        f.recordCount(),
+                                        f.fileSizeBytes(),
+                                        f.footerSize(),
+                                        f.rowIdStart(),
+                                        f.partitionId(),
+                                        f.encryptionKey(),
+                                        f.mappingId(),
+                                        f.partialMax()))
+                            : o)
+                .toList());
+    InvalidArgumentException hidden =
+        assertThrows(InvalidArgumentException.class, () -> lakes.catalog.commitStaged(late));
+    assertTrue(hidden.getMessage().contains("visible"), hidden.getMessage());
+    assertEquals(head, lakes.catalog.head());
     assertEquals(before + 1, lakes.catalog.commitStaged(merge));
     assertEquals(List.of(), RowComparison.differences(stock, lakes.ours()), "the merge of t");
     // Rows of a merged file are deleted through a delete file of it, as of any other.
