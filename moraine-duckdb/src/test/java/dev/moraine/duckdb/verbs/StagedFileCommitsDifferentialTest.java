@@ -238,24 +238,7 @@ class StagedFileCommitsDifferentialTest {
                     o ->
                         o instanceof StagedRows.Insert && o.row() instanceof DataFileRow f
                             ? (StagedRows.Op)
-                                new StagedRows.Insert(
-                                    new DataFileRow(
-                                        f.dataFileId(),
-                                        f.tableId(),
-                                        f.beginSnapshot() + 1,
-                                        f.endSnapshot(),
-                                        f.fileOrder(),
-                                        f.path(),
-                                        f.pathIsRelative(),
-                                        f.fileFormat(),
-                                        f.recordCount(),
-                                        f.fileSizeBytes(),
-                                        f.footerSize(),
-                                        f.rowIdStart(),
-                                        f.partitionId(),
-                                        f.encryptionKey(),
-                                        f.mappingId(),
-                                        f.partialMax()))
+                                new StagedRows.Insert(file(f, f.tableId(), f.beginSnapshot() + 1))
                             : o)
                 .toList());
     InvalidArgumentException hidden =
