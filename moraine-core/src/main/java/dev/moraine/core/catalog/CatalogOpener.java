@@ -293,6 +293,14 @@ final class CatalogOpener {
       if (rows == null) {
         throw new InvalidArgumentException("the staged rows must not be null");
       }
+      java.util.Optional<List<Long>> expired =
+          dev.moraine.core.verb.StagedExpiry.expiredSnapshots(rows);
+      if (expired.isPresent()) {
+        // Head-preserving: the lake's expiry of those snapshots, run against the head it lands
+        // on, re-derives what stock removes with them.
+        expireSnapshots(SnapshotExpiry.ids(expired.get()));
+        return reads.head().snapshotId();
+      }
       return commits.commit(List.of(new StagedRun(rows, options))).get(0);
     }
 

@@ -264,8 +264,8 @@ public final class DuckLakeSession implements AutoCloseable {
     if (inTransaction) {
       return;
     }
-    // A commit made a snapshot, or (set_option) changed options without one.
-    if (stagingHead() == base && !optionsChanged()) {
+    // A commit made a snapshot, or changed options (set_option) or expired snapshots without one.
+    if (stagingHead() == base && !optionsChanged() && !snapshotsExpired()) {
       return;
     }
     RuntimeException refused = null;
@@ -362,6 +362,15 @@ public final class DuckLakeSession implements AutoCloseable {
     List<Map<String, Object>> now =
         CommitCapture.rows(duckdb, "SELECT * FROM " + METADATA + ".ducklake_metadata");
     return !new HashSet<>(now).equals(new HashSet<>(exported.byTable().get("ducklake_metadata")));
+  }
+
+  /** Whether the staging catalog holds fewer snapshots than its export: an expiry ran. */
+  private boolean snapshotsExpired() throws SQLException {
+    try (Statement st = duckdb.createStatement();
+        ResultSet rs = st.executeQuery("SELECT count(*) FROM " + METADATA + ".ducklake_snapshot")) {
+      rs.next();
+      return rs.getLong(1) < exported.byTable().get("ducklake_snapshot").size();
+    }
   }
 
   private long stagingHead() throws SQLException {

@@ -9,15 +9,15 @@ import java.util.regex.Pattern;
  * What {@link DuckLakeSession} checks of a statement before DuckDB runs it: that it is one
  * statement (its transaction state is read off the statement's first keyword, which a second
  * statement would hide), and that it does not run DuckLake maintenance that deletes files from the
- * data path the staging catalog shares with the lake (the lake's own maintenance does that, through
- * {@code Catalog}).
+ * data path the staging catalog shares with the lake (file cleanup, orphan deletion, CHECKPOINT:
+ * the lake's own maintenance does that, through {@code Catalog}). Snapshot expiry deletes no file
+ * and goes through the staged-row door.
  */
 final class SessionStatements {
-  /** Calls that delete files in the data path, or expire snapshots the lake keeps. */
+  /** Calls that delete files in the data path. */
   private static final Pattern DESTRUCTIVE =
       Pattern.compile(
-          "ducklake_expire_snapshots|ducklake_cleanup_old_files|ducklake_delete_orphaned_files"
-              + "|\\bcheckpoint\\b",
+          "ducklake_cleanup_old_files|ducklake_delete_orphaned_files|\\bcheckpoint\\b",
           Pattern.CASE_INSENSITIVE);
 
   private static final List<String> TRANSACTION_WORDS =
@@ -51,9 +51,9 @@ final class SessionStatements {
     }
     if (DESTRUCTIVE.matcher(code).find()) {
       throw new SQLException(
-          "snapshot expiry, file cleanup and CHECKPOINT delete files of the data path the session"
-              + " shares with the lake: run the lake's maintenance through Catalog"
-              + " (startMaintenance, expireSnapshots, cleanupOldFiles) instead");
+          "file cleanup and CHECKPOINT delete files of the data path the session shares with the"
+              + " lake: run the lake's maintenance through Catalog (startMaintenance,"
+              + " cleanupOldFiles, deleteOrphanedFiles) instead");
     }
     String s = code.strip();
     int end = 0;

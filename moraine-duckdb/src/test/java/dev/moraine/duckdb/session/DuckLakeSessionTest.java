@@ -230,11 +230,12 @@ class DuckLakeSessionTest {
       assertTrue(many.getMessage().contains("one statement per call"), many.getMessage());
       assertEquals(beforeMany, catalog.head());
       // Maintenance that deletes files of the shared data path is refused the same way.
-      SQLException expire =
+      SQLException cleanup =
           assertThrows(
               SQLException.class,
-              () -> session.execute("CALL ducklake_expire_snapshots('lake', older_than => now())"));
-      assertTrue(expire.getMessage().contains("maintenance"), expire.getMessage());
+              () ->
+                  session.execute("CALL ducklake_cleanup_old_files('lake', cleanup_all => true)"));
+      assertTrue(cleanup.getMessage().contains("maintenance"), cleanup.getMessage());
       // A transaction begun behind a comment is still one, and lands as one snapshot.
       session.execute("/* one snapshot */ BEGIN");
       session.execute("INSERT INTO t VALUES (51, 'y')");
@@ -268,6 +269,38 @@ class DuckLakeSessionTest {
       assertEquals(
           List.of(Map.of("n", 2L, "s", java.math.BigInteger.valueOf(15))),
           session.query("SELECT count(*) AS n, sum(x)::HUGEINT AS s FROM renamed"));
+    }
+  }
+
+  /**
+   * Snapshot expiry through a session: the lake expires the snapshots DuckLake's call expired, and
+   * removes and schedules what stock does with them.
+   */
+  @Test
+  void expiry_removesWhatStockRemoves() throws Exception {
+    try (DuckLakeSession session = DuckLakeSession.open(catalog, dir.resolve("expiry"))) {
+      for (String sql :
+          List.of(
+              "INSERT INTO t SELECT range::INTEGER, 'v' || range FROM range(20)",
+              "INSERT INTO t VALUES (100, 'a'), (101, 'b')",
+              "DELETE FROM t WHERE a < 5",
+              "UPDATE t SET b = 'changed' WHERE a = 100",
+              "DELETE FROM t WHERE a >= 100",
+              "INSERT INTO p VALUES ('x', 1)",
+              "CALL ducklake_expire_snapshots('lake', versions => [4, 5])",
+              "DELETE FROM t WHERE a = 7",
+              "CALL ducklake_expire_snapshots('lake', older_than => now())")) {
+        stock.execute(sql);
+        long head = catalog.head().snapshotId();
+        session.execute(sql);
+        assertEquals(List.of(), differences(), sql);
+        if (sql.contains("expire")) {
+          assertEquals(head, catalog.head().snapshotId(), "an expiry mints no snapshot");
+        }
+        String q = "SELECT count(*) AS n, sum(a) AS s, min(b) AS lo FROM t";
+        assertEquals(stock.query(q), session.query(q), q + " after " + sql);
+      }
+      assertEquals(1, catalog.snapshot().snapshotLog().size(), "only the head is left");
     }
   }
 

@@ -1,0 +1,69 @@
+package dev.moraine.core.verb;
+
+import dev.moraine.core.catalog.InvalidArgumentException;
+import dev.moraine.core.catalog.StagedRows;
+import dev.moraine.ducklake.rows.FilesScheduledForDeletionRow;
+import dev.moraine.ducklake.rows.SnapshotRow;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The staged-row door's snapshot expiry (RFC 0006 §13): DuckLake's {@code
+ * ducklake_expire_snapshots} deletes the rows of the snapshots it expires and every row only they
+ * saw, and schedules the files no retained snapshot reads. The door takes such a commit as the
+ * expiry of the snapshots whose {@code ducklake_snapshot} rows it deletes, which the lake's own
+ * expiry ({@code Catalog.expireSnapshots}) then carries out against the head it lands on, deriving
+ * the rest as stock does (RFC 0005 §3): a head-preserving commit, whose race with other commits is
+ * re-driven by running it against the head. Stateless.
+ */
+public final class StagedExpiry {
+  private StagedExpiry() {}
+
+  /**
+   * The snapshots {@code rows} expire, if they are an expiry: deletes of {@code ducklake_snapshot}
+   * rows, with the deletes and schedules that go with them, and no new snapshot.
+   *
+   * @throws InvalidArgumentException if the rows delete snapshots and also insert or end other
+   *     rows: an expiry is a commit of its own
+   */
+  public static Optional<List<Long>> expiredSnapshots(StagedRows rows) {
+    if (rows == null) {
+      return Optional.empty();
+    }
+    List<Long> ids = new ArrayList<>();
+    for (StagedRows.Op op : rows.ops()) {
+      if (op instanceof StagedRows.Delete d && d.row() instanceof SnapshotRow s) {
+        ids.add(StagedRowChecks.required(s.snapshotId(), s, "snapshot_id"));
+      }
+    }
+    if (ids.isEmpty()) {
+      return Optional.empty();
+    }
+    for (StagedRows.Op op : rows.ops()) {
+      boolean expiryRow =
+          op instanceof StagedRows.Delete
+              || (op instanceof StagedRows.Insert
+                  && op.row() instanceof FilesScheduledForDeletionRow);
+      if (!expiryRow) {
+        throw new InvalidArgumentException(
+            "the rows expire snapshots "
+                + ids
+                + " and hold "
+                + StagedRowChecks.describe(op)
+                + ": the door takes an expiry only as a commit of its own");
+      }
+    }
+    for (StagedRows.InlinedOp op : rows.inlined()) {
+      if (!StagedInlineFlush.isRemoval(op)) {
+        throw new InvalidArgumentException(
+            "the rows expire snapshots "
+                + ids
+                + " and change inlined rows ("
+                + op
+                + "): the door takes an expiry only as a commit of its own");
+      }
+    }
+    return Optional.of(List.copyOf(ids));
+  }
+}
