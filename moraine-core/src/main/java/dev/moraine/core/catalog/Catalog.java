@@ -96,15 +96,17 @@ public interface Catalog extends ReadOnlyCatalog {
    * StagedRows#inlined}: rows inserted into and ended in DuckLake's inlined-data tables, rows of
    * data files deleted inline), which go into the lake's inline chunks through the inline verbs,
    * each checked to land at the row id and schema version DuckLake gave it, and their flush into
-   * files (the inlined rows and deletions removed, the flushed files backdated). Other tables, DDL
-   * and commits that mint no snapshot are not taken yet, except: table creation (the {@code
-   * ducklake_table}, {@code ducklake_column} and {@code ducklake_schema_versions} rows of new
-   * tables, files going into them in the same commit as CREATE TABLE AS writes them), column
-   * changes of a table (ends and new versions of its columns, new columns, its schema-versions
-   * row), DROP TABLE (the ends of the table and of its columns, files and partitioning), and option
-   * changes ({@code ducklake_metadata} rows, which mint no snapshot: the commit lands on the head
-   * whatever its base, and the head's snapshot id is returned). RFC 0006 §13 lists each shape with
-   * its checks.
+   * files (the inlined rows and deletions removed, the flushed files backdated). A snapshot expiry
+   * (deletes of {@code ducklake_snapshot} rows, and of what only they saw) is taken as the lake's
+   * own {@link #expireSnapshots} of those snapshots, run against the head: it mints no snapshot,
+   * and the head's id is returned. Other tables, DDL and commits that mint no snapshot are not
+   * taken yet, except: table creation (the {@code ducklake_table}, {@code ducklake_column} and
+   * {@code ducklake_schema_versions} rows of new tables, files going into them in the same commit
+   * as CREATE TABLE AS writes them), column changes of a table (ends and new versions of its
+   * columns, new columns, its schema-versions row), DROP TABLE (the ends of the table and of its
+   * columns, files and partitioning), and option changes ({@code ducklake_metadata} rows, which
+   * mint no snapshot: the commit lands on the head whatever its base, and the head's snapshot id is
+   * returned). RFC 0006 §13 lists each shape with its checks.
    *
    * <p>Rows authored against a snapshot older than the head they land on (other commits landed
    * since, or went before them in the same batch) are rebased, as DuckLake itself re-derives them
