@@ -301,6 +301,14 @@ final class CatalogOpener {
         expireSnapshots(SnapshotExpiry.ids(expired.get()));
         return reads.head().snapshotId();
       }
+      java.util.Optional<List<Long>> cleaned =
+          dev.moraine.core.verb.StagedExpiry.cleanedFiles(rows);
+      if (cleaned.isPresent()) {
+        // Head-preserving: DuckLake deleted the files; their schedule records still held go.
+        reads.ensureOpen();
+        cleaner.forgetDeleted(cleaned.get());
+        return reads.head().snapshotId();
+      }
       return commits.commit(List.of(new StagedRun(rows, options))).get(0);
     }
 

@@ -106,6 +106,32 @@ public final class FileCleaner {
   }
 
   /**
+   * Removes the schedule records of files {@code dataFileIds} that another party (DuckLake's own
+   * {@code ducklake_cleanup_old_files}, through the staged-row door) deleted already: the records
+   * still held go, in head-preserving batches; ids no longer scheduled are passed over, so a
+   * repeated call, or one racing the lake's own cleanup, ends the same.
+   *
+   * @return the ids whose records this call removed
+   */
+  public List<Long> forgetDeleted(List<Long> dataFileIds) {
+    java.util.Set<Long> named = new java.util.HashSet<>(dataFileIds);
+    List<Long> held = new ArrayList<>();
+    for (GcFileValue record : reads.load("reading the deletion schedule", FileCleaner::schedule)) {
+      if (named.contains(record.getDataFileId())) {
+        held.add(record.getDataFileId());
+      }
+    }
+    for (int from = 0; from < held.size(); from += BATCH) {
+      MaintenanceUnit unit = new MaintenanceUnit();
+      for (long id : held.subList(from, Math.min(held.size(), from + BATCH))) {
+        unit.remove(KeyCodec.encode(new CurrentKey.ScheduledDeletion(id)));
+      }
+      commits.commit(List.of(new MaintenanceBatchWork(List.of(unit), List.of(), null)));
+    }
+    return List.copyOf(held);
+  }
+
+  /**
    * Runs {@code spec} over {@code files}.
    *
    * @throws InvalidArgumentException if an argument is null, if the data path holds a SlateDB

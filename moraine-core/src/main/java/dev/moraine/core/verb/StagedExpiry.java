@@ -15,7 +15,8 @@ import java.util.Optional;
  * expiry of the snapshots whose {@code ducklake_snapshot} rows it deletes, which the lake's own
  * expiry ({@code Catalog.expireSnapshots}) then carries out against the head it lands on, deriving
  * the rest as stock does (RFC 0005 §3): a head-preserving commit, whose race with other commits is
- * re-driven by running it against the head. Stateless.
+ * re-driven by running it against the head. A file cleanup ({@link #cleanedFiles}) is taken the
+ * same way, as the removal of the schedule records of the files DuckLake deleted. Stateless.
  */
 public final class StagedExpiry {
   private StagedExpiry() {}
@@ -63,6 +64,26 @@ public final class StagedExpiry {
                 + op
                 + "): the door takes an expiry only as a commit of its own");
       }
+    }
+    return Optional.of(List.copyOf(ids));
+  }
+
+  /**
+   * The files {@code rows} take off the deletion schedule, if they are DuckLake's file cleanup
+   * ({@code ducklake_cleanup_old_files}: deletes of {@code ducklake_files_scheduled_for_deletion}
+   * rows, the files deleted already, and nothing else).
+   */
+  public static Optional<List<Long>> cleanedFiles(StagedRows rows) {
+    if (rows == null || rows.ops().isEmpty() || !rows.inlined().isEmpty()) {
+      return Optional.empty();
+    }
+    List<Long> ids = new ArrayList<>();
+    for (StagedRows.Op op : rows.ops()) {
+      if (!(op instanceof StagedRows.Delete d
+          && d.row() instanceof FilesScheduledForDeletionRow f)) {
+        return Optional.empty();
+      }
+      ids.add(StagedRowChecks.required(f.dataFileId(), f, "data_file_id"));
     }
     return Optional.of(List.copyOf(ids));
   }

@@ -55,14 +55,14 @@ import java.util.UUID;
  *
  * <p><b>What commits.</b> What the staged-row door takes (RFC 0006 §13): INSERTs, DELETEs and
  * UPDATEs, merges of files, CREATE TABLE (also AS), DROP TABLE, column changes, options and
- * snapshot expiry (carried out by the lake's own expiry). Data inlining is off in the staging
- * catalog unless the session is opened with a row limit ({@link #open(Catalog, Path, long)}); then
- * small INSERTs, and DELETEs and UPDATEs of inlined rows, land in the lake's inline chunks, and a
- * flush moves them into files. A statement DuckLake commits in a shape the door refuses (other DDL,
- * ...) throws the door's exception, unchecked as every Moraine exception, and the lake is as it
- * was; the Parquet files DuckLake wrote for it are left in the data path for orphan cleanup. A
- * {@code CommitConflictException} says the lake moved in a way the statement cannot follow: the
- * staging catalog is fresh again, and running the statement again re-drives it.
+ * snapshot expiry and file cleanup (carried out by the lake's own). Data inlining is off in the
+ * staging catalog unless the session is opened with a row limit ({@link #open(Catalog, Path,
+ * long)}); then small INSERTs, and DELETEs and UPDATEs of inlined rows, land in the lake's inline
+ * chunks, and a flush moves them into files. A statement DuckLake commits in a shape the door
+ * refuses (other DDL, ...) throws the door's exception, unchecked as every Moraine exception, and
+ * the lake is as it was; the Parquet files DuckLake wrote for it are left in the data path for
+ * orphan cleanup. A {@code CommitConflictException} says the lake moved in a way the statement
+ * cannot follow: the staging catalog is fresh again, and running the statement again re-drives it.
  *
  * <p><b>Transactions.</b> {@code BEGIN} (or {@code BEGIN TRANSACTION}) ... {@code COMMIT} lands as
  * one snapshot, as in DuckLake. The session recognises these statements by their first word, to
@@ -264,8 +264,12 @@ public final class DuckLakeSession implements AutoCloseable {
     if (inTransaction) {
       return;
     }
-    // A commit made a snapshot, or changed options (set_option) or expired snapshots without one.
-    if (stagingHead() == base && !optionsChanged() && !snapshotsExpired()) {
+    // A commit made a snapshot, or changed options (set_option), expired snapshots or cleaned up
+    // scheduled files without one.
+    if (stagingHead() == base
+        && !optionsChanged()
+        && !fewerRows("ducklake_snapshot")
+        && !fewerRows("ducklake_files_scheduled_for_deletion")) {
       return;
     }
     RuntimeException refused = null;
@@ -364,12 +368,15 @@ public final class DuckLakeSession implements AutoCloseable {
     return !new HashSet<>(now).equals(new HashSet<>(exported.byTable().get("ducklake_metadata")));
   }
 
-  /** Whether the staging catalog holds fewer snapshots than its export: an expiry ran. */
-  private boolean snapshotsExpired() throws SQLException {
+  /**
+   * Whether the staging catalog's {@code table} holds fewer rows than its export: an expiry ({@code
+   * ducklake_snapshot}) or a file cleanup ({@code ducklake_files_scheduled_for_deletion}) ran.
+   */
+  private boolean fewerRows(String table) throws SQLException {
     try (Statement st = duckdb.createStatement();
-        ResultSet rs = st.executeQuery("SELECT count(*) FROM " + METADATA + ".ducklake_snapshot")) {
+        ResultSet rs = st.executeQuery("SELECT count(*) FROM " + METADATA + "." + table)) {
       rs.next();
-      return rs.getLong(1) < exported.byTable().get("ducklake_snapshot").size();
+      return rs.getLong(1) < exported.byTable().get(table).size();
     }
   }
 

@@ -9,16 +9,15 @@ import java.util.regex.Pattern;
  * What {@link DuckLakeSession} checks of a statement before DuckDB runs it: that it is one
  * statement (its transaction state is read off the statement's first keyword, which a second
  * statement would hide), and that it does not run DuckLake maintenance that deletes files from the
- * data path the staging catalog shares with the lake (file cleanup, orphan deletion, CHECKPOINT:
- * the lake's own maintenance does that, through {@code Catalog}). Snapshot expiry deletes no file
- * and goes through the staged-row door.
+ * data path the staging catalog shares with the lake without the lake's say (orphan deletion, which
+ * would take files of commits in flight, and CHECKPOINT: the lake's own maintenance does those,
+ * through {@code Catalog}). Snapshot expiry and the cleanup of files scheduled for deletion go
+ * through the staged-row door.
  */
 final class SessionStatements {
   /** Calls that delete files in the data path. */
   private static final Pattern DESTRUCTIVE =
-      Pattern.compile(
-          "ducklake_cleanup_old_files|ducklake_delete_orphaned_files|\\bcheckpoint\\b",
-          Pattern.CASE_INSENSITIVE);
+      Pattern.compile("ducklake_delete_orphaned_files|\\bcheckpoint\\b", Pattern.CASE_INSENSITIVE);
 
   private static final List<String> TRANSACTION_WORDS =
       List.of("BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT");
@@ -51,9 +50,9 @@ final class SessionStatements {
     }
     if (DESTRUCTIVE.matcher(code).find()) {
       throw new SQLException(
-          "file cleanup and CHECKPOINT delete files of the data path the session shares with the"
-              + " lake: run the lake's maintenance through Catalog (startMaintenance,"
-              + " cleanupOldFiles, deleteOrphanedFiles) instead");
+          "orphan deletion and CHECKPOINT delete files of the data path the session shares with"
+              + " the lake that the lake may still need: run the lake's maintenance through"
+              + " Catalog (startMaintenance, deleteOrphanedFiles) instead");
     }
     String s = code.strip();
     int end = 0;
