@@ -44,22 +44,47 @@ final class StagedInlinedRows {
   }
 
   /**
-   * Registers the empty inlined-data table each {@code ducklake_inlined_data_tables} insert names:
-   * of a table this commit creates or alters, under the commit's schema version, by DuckLake's name
-   * for it.
+   * The {@code ducklake_inlined_data_tables} inserts among {@code registrations} for tables this
+   * commit neither creates ({@code newTables}) nor alters ({@code newVersions}): the first
+   * inlined-data table of an existing table, which DuckLake registers with its first inlined rows.
    */
-  void register(List<InlinedDataTablesRow> rows, long schemaVersion, List<Long> reshaped) {
+  static List<InlinedDataTablesRow> firstRegistrations(
+      List<InlinedDataTablesRow> registrations,
+      List<dev.moraine.ducklake.rows.TableRow> newTables,
+      List<dev.moraine.ducklake.rows.SchemaVersionsRow> newVersions) {
+    Set<Long> shaped = new HashSet<>();
+    newTables.forEach(t -> shaped.add(t.tableId()));
+    newVersions.forEach(v -> shaped.add(v.tableId()));
+    return registrations.stream().filter(r -> !shaped.contains(r.tableId())).toList();
+  }
+
+  /**
+   * Registers the empty inlined-data table each {@code ducklake_inlined_data_tables} insert names,
+   * under the commit's schema version and DuckLake's name for it: of a table this commit creates or
+   * alters ({@code reshaped}), or the first of a live table that has none registered ({@code
+   * first}, among {@link #firstRegistrations}).
+   */
+  void register(
+      List<InlinedDataTablesRow> rows,
+      long schemaVersion,
+      List<Long> reshaped,
+      List<InlinedDataTablesRow> first) {
     for (InlinedDataTablesRow r : rows) {
       long tableId = StagedRowChecks.required(r.tableId(), r, "table_id");
       long version = StagedRowChecks.required(r.schemaVersion(), r, "schema_version");
-      if (version != schemaVersion || !reshaped.contains(tableId)) {
+      boolean firstOfLiveTable =
+          first.contains(r)
+              && base.liveTable(tableId, "a ducklake_inlined_data_tables row") != null
+              && new InlineRun(state).registeredVersions(tableId).isEmpty();
+      if (version != schemaVersion || !(reshaped.contains(tableId) || firstOfLiveTable)) {
         throw new InvalidArgumentException(
             "ducklake_inlined_data_tables row for table "
                 + Long.toUnsignedString(tableId)
                 + " at schema version "
                 + version
                 + ": the door registers an inlined-data table only for a table the commit creates"
-                + " or alters, at the commit's schema version "
+                + " or alters, or the first of a table that has none, at the commit's schema"
+                + " version "
                 + schemaVersion);
       }
       if (!DuckLakeTables.inlinedDataTableName(tableId, version).equals(r.tableName())) {

@@ -256,15 +256,30 @@ public final class StagedTranslation {
     fileRows =
         new StagedFileRows(
             premise, premiseRecord, staged, this.removals, liveness, merges, flush, n);
+    boolean changesColumns =
+        !newColumns.isEmpty()
+            || !columnEnds.isEmpty()
+            || !newVersions.isEmpty()
+            || !tableEnds.isEmpty();
+    // The first inlined rows of a table without an inlined-data table register one, which bumps
+    // the schema version by itself (stock DuckLake 1.5.5); one such table a commit, and in a
+    // commit that changes no table's shape otherwise, is what the door takes so far.
+    List<InlinedDataTablesRow> firstRegistrations =
+        StagedInlinedRows.firstRegistrations(newInlinedTables, newTables, newVersions);
+    if (!firstRegistrations.isEmpty()
+        && (firstRegistrations.size() > 1 || !newTables.isEmpty() || changesColumns)) {
+      throw new InvalidArgumentException(
+          "the rows register the inlined-data tables of existing tables "
+              + firstRegistrations
+              + " beside other schema changes, or of several tables: the door takes one such"
+              + " registration a commit, alone, so far");
+    }
     SnapshotValue record =
         snapshotRecord(
             snapshot,
             changes,
             !newTables.isEmpty(),
-            !newColumns.isEmpty()
-                || !columnEnds.isEmpty()
-                || !newVersions.isEmpty()
-                || !tableEnds.isEmpty());
+            changesColumns || !firstRegistrations.isEmpty());
     ChangeSet changeSet = changeSet(changes.changesMade());
     // Tables this commit creates first: its files and statistics may go into them (CREATE TABLE
     // AS).
@@ -323,7 +338,8 @@ public final class StagedTranslation {
     merges.requireComplete();
     flush.requireComplete();
     StagedInlinedRows inlined = new StagedInlinedRows(state, liveness, n);
-    inlined.register(newInlinedTables, record.getSchemaVersion(), creation.createdIds());
+    inlined.register(
+        newInlinedTables, record.getSchemaVersion(), creation.createdIds(), firstRegistrations);
     inlined.apply(
         rows.inlined().stream().filter(op -> !StagedInlineFlush.isRemoval(op)).toList(), flush);
     creation.requireDropsComplete();
@@ -339,7 +355,7 @@ public final class StagedTranslation {
     }
     return new Draft(
         staged.changes(),
-        creation.operations(),
+        operations(creation, firstRegistrations),
         changeSet,
         creation.createdIds(),
         List.copyOf(targets),
@@ -353,6 +369,19 @@ public final class StagedTranslation {
         new dev.moraine.core.kv.WriteBatch(),
         this.removals.writes(),
         MaintenanceWrites.NONE);
+  }
+
+  /**
+   * The operations the commit path counts for the schema version: the schema changes', and the
+   * extra bump of a first inlined-data table's registration.
+   */
+  private static List<dev.moraine.ducklake.ops.DuckLakeOperation> operations(
+      StagedSchemaChanges creation, List<InlinedDataTablesRow> firstRegistrations) {
+    List<dev.moraine.ducklake.ops.DuckLakeOperation> ops = new ArrayList<>(creation.operations());
+    if (!firstRegistrations.isEmpty()) {
+      ops.add(dev.moraine.ducklake.ops.DuckLakeOperation.INLINED_INSERT_NEW_INLINED_TABLE);
+    }
+    return ops;
   }
 
   // ---- the snapshot ----------------------------------------------------------------------------
@@ -436,6 +465,8 @@ public final class StagedTranslation {
                         && (op.row() instanceof TableRow
                             || op.row() instanceof ColumnRow
                             || op.row() instanceof SchemaVersionsRow
+                            || (op instanceof StagedRows.Insert
+                                && op.row() instanceof InlinedDataTablesRow)
                             || op.row() instanceof dev.moraine.ducklake.rows.PartitionInfoRow));
   }
 

@@ -136,8 +136,7 @@ public final class DuckLakeSession implements AutoCloseable {
    * most {@code dataInliningRowLimit} rows into its inlined-data tables instead of writing a
    * Parquet file (its {@code DATA_INLINING_ROW_LIMIT}; 0 turns inlining off). Inlined rows, their
    * deletions and updates land in the lake's inline chunks, and {@code ducklake_flush_inlined_data}
-   * moves them into files. A table created while inlining was off has no inlined-data table: its
-   * first inlined insert, which registers one, is refused for now (RFC 0006 §13).
+   * moves them into files.
    *
    * @throws InvalidArgumentException if {@code dataInliningRowLimit} is negative
    */

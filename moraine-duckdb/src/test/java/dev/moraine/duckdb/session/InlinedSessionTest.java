@@ -284,4 +284,33 @@ class InlinedSessionTest {
       }
     }
   }
+
+  /**
+   * A table created while inlining was off has no inlined-data table: its first inlined insert
+   * registers one, bumping the schema version, as stock does.
+   */
+  @Test
+  void theFirstInlinedInsertIntoATableCreatedWithoutInlining_registersItsTable() throws Exception {
+    try (DuckLakeSession session = DuckLakeSession.open(catalog, dir.resolve("first"), LIMIT)) {
+      for (String sql :
+          List.of(
+              "CALL lake.set_option('data_inlining_row_limit', 0)",
+              "CREATE TABLE z (a INTEGER, b VARCHAR)",
+              "CALL lake.set_option('data_inlining_row_limit', 10)",
+              "INSERT INTO z VALUES (1, 'one'), (2, 'two')",
+              "INSERT INTO z VALUES (3, 'three')")) {
+        stock.execute(sql);
+        session.execute(sql);
+        assertEquals(List.of(), SessionRows.differences(stock, catalog), sql);
+        assertEquals(
+            List.of(),
+            InlinedRowComparison.differences(stock, DuckLakeRowRenderer.render(catalog.snapshot())),
+            sql);
+        if (sql.startsWith("INSERT")) {
+          String q = "SELECT count(*) AS n, sum(a) AS s FROM z";
+          assertEquals(stock.query(q), session.query(q), q + " after " + sql);
+        }
+      }
+    }
+  }
 }
