@@ -93,13 +93,7 @@ class InlinedSessionTest {
             "DELETE FROM t WHERE a = 120");
     try (DuckLakeSession session = DuckLakeSession.open(catalog, dir.resolve("staging"), LIMIT)) {
       for (String sql : script) {
-        stock.execute(sql);
-        session.execute(sql);
-        assertEquals(List.of(), SessionRows.differences(stock, catalog), sql);
-        assertEquals(
-            List.of(),
-            InlinedRowComparison.differences(stock, DuckLakeRowRenderer.render(catalog.snapshot())),
-            sql);
+        runOnBoth(session, sql);
         String q =
             "SELECT count(*) AS n, sum(a) AS s, count(b) AS nb, min(b) AS lo, max(d) AS d,"
                 + " sum(s.p) AS p, count(l) AS nl, count(ok) AS nok FROM t";
@@ -163,11 +157,7 @@ class InlinedSessionTest {
       CommitOutcome stockCommit = stockOne.tryCommit();
       assertTrue(stockCommit.committed(), "stock re-drove the append: " + stockCommit);
       assertEquals(before + 1, catalog.head().snapshotId(), "the append landed, rebased");
-      assertEquals(List.of(), SessionRows.differences(stock, catalog), "after the rebase");
-      assertEquals(
-          List.of(),
-          InlinedRowComparison.differences(stock, DuckLakeRowRenderer.render(catalog.snapshot())),
-          "after the rebase");
+      assertSameRows("after the rebase");
 
       // One deletes an inlined row in a transaction; two's append lands first: a conflict.
       one.execute("BEGIN");
@@ -201,11 +191,7 @@ class InlinedSessionTest {
       CommitOutcome stockFlush = stockOne.tryCommit();
       assertTrue(stockFlush.committed(), "stock re-drove the flush: " + stockFlush);
       assertEquals(beforeFlush + 1, catalog.head().snapshotId(), "the flush landed, rebased");
-      assertEquals(List.of(), SessionRows.differences(stock, catalog), "after the flush");
-      assertEquals(
-          List.of(),
-          InlinedRowComparison.differences(stock, DuckLakeRowRenderer.render(catalog.snapshot())),
-          "after the flush");
+      assertSameRows("after the flush");
       assertEquals(
           stock.query("SELECT count(*) AS n, sum(a) AS s FROM t"),
           one.query("SELECT count(*) AS n, sum(a) AS s FROM t"));
@@ -272,13 +258,7 @@ class InlinedSessionTest {
               "DELETE FROM w WHERE a = 0",
               "DELETE FROM w WHERE a > 0 AND a < 12",
               "CALL ducklake_flush_inlined_data('lake')")) {
-        stock.execute(sql);
-        session.execute(sql);
-        assertEquals(List.of(), SessionRows.differences(stock, catalog), sql);
-        assertEquals(
-            List.of(),
-            InlinedRowComparison.differences(stock, DuckLakeRowRenderer.render(catalog.snapshot())),
-            sql);
+        runOnBoth(session, sql);
         String q = "SELECT count(*) AS n, sum(a) AS s FROM w";
         assertEquals(stock.query(q), session.query(q), q + " after " + sql);
       }
@@ -299,18 +279,28 @@ class InlinedSessionTest {
               "CALL lake.set_option('data_inlining_row_limit', 10)",
               "INSERT INTO z VALUES (1, 'one'), (2, 'two')",
               "INSERT INTO z VALUES (3, 'three')")) {
-        stock.execute(sql);
-        session.execute(sql);
-        assertEquals(List.of(), SessionRows.differences(stock, catalog), sql);
-        assertEquals(
-            List.of(),
-            InlinedRowComparison.differences(stock, DuckLakeRowRenderer.render(catalog.snapshot())),
-            sql);
+        runOnBoth(session, sql);
         if (sql.startsWith("INSERT")) {
           String q = "SELECT count(*) AS n, sum(a) AS s FROM z";
           assertEquals(stock.query(q), session.query(q), q + " after " + sql);
         }
       }
     }
+  }
+
+  /** Runs {@code sql} on stock and through {@code session}, and compares every row after. */
+  private void runOnBoth(DuckLakeSession session, String sql) throws Exception {
+    stock.execute(sql);
+    session.execute(sql);
+    assertSameRows(sql);
+  }
+
+  /** Every ducklake_* row and every inlined row of the lake equals stock's. */
+  private void assertSameRows(String when) throws Exception {
+    assertEquals(List.of(), SessionRows.differences(stock, catalog), when);
+    assertEquals(
+        List.of(),
+        InlinedRowComparison.differences(stock, DuckLakeRowRenderer.render(catalog.snapshot())),
+        when);
   }
 }
