@@ -111,7 +111,9 @@ public final class CommitStager {
     if (Long.compareUnsigned(n, CHANGELOG_WINDOW) >= 0) {
       batch.delete(KeyCodec.encode(new ChangelogKey(n - CHANGELOG_WINDOW)));
     }
-    String changesMade = ChangesMade.emit(draft.changes());
+    // Rows DuckLake authored keep its own text (a name group in its hash order); the verbs'
+    // change set is written in the lake's writer order.
+    String changesMade = draft.changesText().orElseGet(() -> ChangesMade.emit(draft.changes()));
     SnapshotValue.Builder snapshot =
         SnapshotValue.newBuilder()
             .setSnapshotId(n)

@@ -16,7 +16,6 @@ import dev.moraine.core.keyspace.proto.SchemaValue;
 import dev.moraine.core.keyspace.proto.SnapshotValue;
 import dev.moraine.core.keyspace.proto.TableStatsValue;
 import dev.moraine.core.keyspace.proto.TableValue;
-import dev.moraine.core.keyspace.proto.ViewValue;
 import dev.moraine.core.view.Names;
 import dev.moraine.ducklake.ops.DuckLakeOperation;
 import dev.moraine.ducklake.rows.ColumnRow;
@@ -425,19 +424,7 @@ final class StagedSchemaChanges {
     }
     long schemaId = required(r.schemaId(), r, "schema_id");
     String name = required(r.tableName(), r, "table_name");
-    if (staged.get(new EntityKey.Schema(schemaId), SchemaValue.class).isEmpty()) {
-      throw new NotFoundException(
-          ErrorCode.NOT_FOUND,
-          "table '" + name + "' names schema " + Long.toUnsignedString(schemaId) + ", not live");
-    }
-    boolean taken =
-        staged.named(EntityKind.TABLE, schemaId, name, TableValue.class).stream()
-                .anyMatch(t -> Names.same(t.getTableName(), name))
-            || staged.named(EntityKind.VIEW, schemaId, name, ViewValue.class).stream()
-                .anyMatch(v -> Names.same(v.getViewName(), name));
-    if (taken) {
-      throw new AlreadyExistsException("a table or view named '" + name + "' already exists");
-    }
+    StagedNamespaces.requireRelationName(staged, "table", schemaId, name);
     TableValue value =
         TableValue.newBuilder()
             .setTableId(id)

@@ -28,12 +28,14 @@ import dev.moraine.ducklake.rows.FileColumnStatsRow;
 import dev.moraine.ducklake.rows.FilePartitionValueRow;
 import dev.moraine.ducklake.rows.FilesScheduledForDeletionRow;
 import dev.moraine.ducklake.rows.InlinedDataTablesRow;
+import dev.moraine.ducklake.rows.SchemaRow;
 import dev.moraine.ducklake.rows.SchemaVersionsRow;
 import dev.moraine.ducklake.rows.SnapshotChangesRow;
 import dev.moraine.ducklake.rows.SnapshotRow;
 import dev.moraine.ducklake.rows.TableColumnStatsRow;
 import dev.moraine.ducklake.rows.TableRow;
 import dev.moraine.ducklake.rows.TableStatsRow;
+import dev.moraine.ducklake.rows.ViewRow;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -182,6 +184,10 @@ public final class StagedTranslation {
     List<SchemaVersionsRow> newVersions = new ArrayList<>();
     List<InlinedDataTablesRow> newInlinedTables = new ArrayList<>();
     List<InlinedDataTablesRow> droppedInlinedTables = new ArrayList<>();
+    List<SchemaRow> newSchemas = new ArrayList<>();
+    List<ViewRow> newViews = new ArrayList<>();
+    List<StagedRows.End> schemaEnds = new ArrayList<>();
+    List<StagedRows.End> viewEnds = new ArrayList<>();
     for (StagedRows.Op op : rows.ops()) {
       if (op == null) {
         throw new InvalidArgumentException("a staged row operation is null");
@@ -236,6 +242,14 @@ public final class StagedTranslation {
         newInlinedTables.add(r);
       } else if (row instanceof InlinedDataTablesRow r && op instanceof StagedRows.Delete) {
         droppedInlinedTables.add(r);
+      } else if (row instanceof SchemaRow r && insert) {
+        newSchemas.add(r);
+      } else if (row instanceof ViewRow r && insert) {
+        newViews.add(r);
+      } else if (row instanceof SchemaRow && op instanceof StagedRows.End e) {
+        schemaEnds.add(e);
+      } else if (row instanceof ViewRow && op instanceof StagedRows.End e) {
+        viewEnds.add(e);
       } else {
         throw new InvalidArgumentException(
             StagedRowChecks.describe(op)
@@ -246,7 +260,7 @@ public final class StagedTranslation {
     if (snapshot == null || changes == null) {
       throw new InvalidArgumentException(
           "a commit without its ducklake_snapshot and ducklake_snapshot_changes rows is taken by"
-              + " the staged-row door for options only (not yet for expiry or cleanup)");
+              + " the staged-row door for options, snapshot expiry and file cleanup only");
     }
     n = head + 1;
     creation = new StagedSchemaChanges(staged, n);
@@ -260,14 +274,17 @@ public final class StagedTranslation {
         !newColumns.isEmpty()
             || !columnEnds.isEmpty()
             || !newVersions.isEmpty()
-            || !tableEnds.isEmpty();
+            || !tableEnds.isEmpty()
+            || !schemaEnds.isEmpty()
+            || !viewEnds.isEmpty();
+    boolean createsEntries = !newTables.isEmpty() || !newSchemas.isEmpty() || !newViews.isEmpty();
     // The first inlined rows of a table without an inlined-data table register one, which bumps
     // the schema version by itself (stock DuckLake 1.5.5); one such table a commit, and in a
     // commit that changes no table's shape otherwise, is what the door takes so far.
     List<InlinedDataTablesRow> firstRegistrations =
         StagedInlinedRows.firstRegistrations(newInlinedTables, newTables, newVersions);
     if (!firstRegistrations.isEmpty()
-        && (firstRegistrations.size() > 1 || !newTables.isEmpty() || changesColumns)) {
+        && (firstRegistrations.size() > 1 || createsEntries || changesColumns)) {
       throw new InvalidArgumentException(
           "the rows register the inlined-data tables of existing tables "
               + firstRegistrations
@@ -276,13 +293,14 @@ public final class StagedTranslation {
     }
     SnapshotValue record =
         snapshotRecord(
-            snapshot,
-            changes,
-            !newTables.isEmpty(),
-            changesColumns || !firstRegistrations.isEmpty());
+            snapshot, changes, createsEntries, changesColumns || !firstRegistrations.isEmpty());
     ChangeSet changeSet = changeSet(changes.changesMade());
-    // Tables this commit creates first: its files and statistics may go into them (CREATE TABLE
-    // AS).
+    // Schemas first (tables and views go into them), then tables: the commit's files and
+    // statistics may go into them (CREATE TABLE AS); views once the names tables take are known;
+    // schemas dropped last, once emptied by the commit's other drops.
+    StagedNamespaces namespaces = new StagedNamespaces(staged, n);
+    namespaces.dropViews(viewEnds);
+    namespaces.createSchemas(newSchemas, premiseRecord, record);
     creation.apply(
         premiseRecord,
         record,
@@ -292,6 +310,8 @@ public final class StagedTranslation {
         newVersions,
         tableEnds,
         partitionEnds);
+    namespaces.createViews(newViews, premiseRecord, record);
+    namespaces.dropSchemas(schemaEnds);
 
     // Ends first, as DuckLake's own order has them (RFC 0006 §3.2): a file this commit ends is no
     // longer live for the rows that follow.
@@ -355,7 +375,7 @@ public final class StagedTranslation {
     }
     return new Draft(
         staged.changes(),
-        operations(creation, firstRegistrations),
+        operations(creation, namespaces, firstRegistrations),
         changeSet,
         creation.createdIds(),
         List.copyOf(targets),
@@ -368,7 +388,8 @@ public final class StagedTranslation {
         state.inline,
         new dev.moraine.core.kv.WriteBatch(),
         this.removals.writes(),
-        MaintenanceWrites.NONE);
+        MaintenanceWrites.NONE,
+        Optional.ofNullable(changes.changesMade()));
   }
 
   /**
@@ -376,8 +397,11 @@ public final class StagedTranslation {
    * extra bump of a first inlined-data table's registration.
    */
   private static List<dev.moraine.ducklake.ops.DuckLakeOperation> operations(
-      StagedSchemaChanges creation, List<InlinedDataTablesRow> firstRegistrations) {
+      StagedSchemaChanges creation,
+      StagedNamespaces namespaces,
+      List<InlinedDataTablesRow> firstRegistrations) {
     List<dev.moraine.ducklake.ops.DuckLakeOperation> ops = new ArrayList<>(creation.operations());
+    ops.addAll(namespaces.operations());
     if (!firstRegistrations.isEmpty()) {
       ops.add(dev.moraine.ducklake.ops.DuckLakeOperation.INLINED_INSERT_NEW_INLINED_TABLE);
     }
@@ -465,12 +489,18 @@ public final class StagedTranslation {
                         && (op.row() instanceof TableRow
                             || op.row() instanceof ColumnRow
                             || op.row() instanceof SchemaVersionsRow
+                            || op.row() instanceof SchemaRow
+                            || op.row() instanceof ViewRow
                             || (op instanceof StagedRows.Insert
                                 && op.row() instanceof InlinedDataTablesRow)
                             || op.row() instanceof dev.moraine.ducklake.rows.PartitionInfoRow));
   }
 
-  /** The change set of {@code text}, which must be DuckLake's own writing of it. */
+  /**
+   * The change set of {@code text}, which must be DuckLake's own writing of it: its entries in
+   * DuckLake's writer order, except that the entries naming created tables and views by name may
+   * come in any order among themselves (DuckLake writes that group in hash order).
+   */
   static ChangeSet changeSet(String text) {
     String given = text == null ? "" : text;
     if (given.isEmpty() && text != null) {
@@ -485,7 +515,14 @@ public final class StagedTranslation {
           "changes_made '" + given + "' does not parse: " + malformed.getMessage());
     }
     String again = ChangesMade.emit(parsed);
-    if (!given.equals(again == null ? "" : again)) {
+    String canonical = again == null ? "" : again;
+    // The same entries (the parse is equal and nothing was dropped or repeated: the texts have
+    // one length) in another order within the writer's name group.
+    boolean permuted =
+        canonical.length() == given.length()
+            && !parsed.hasUnclassifiable()
+            && ChangesMade.parse(canonical).equals(parsed);
+    if (!given.equals(canonical) && !permuted) {
       throw new InvalidArgumentException(
           "changes_made '" + given + "' is not in DuckLake's writer order ('" + again + "')");
     }

@@ -204,7 +204,7 @@ class DuckLakeSessionTest {
       InvalidArgumentException ddl =
           assertThrows(
               InvalidArgumentException.class,
-              () -> session.execute("CREATE VIEW v AS SELECT a FROM t"));
+              () -> session.execute("CREATE MACRO twice(x) AS x * 2"));
       assertTrue(ddl.getMessage().contains("not taken"), ddl.getMessage());
       assertEquals(head, catalog.head());
       assertEquals(
@@ -270,6 +270,38 @@ class DuckLakeSessionTest {
       assertEquals(
           List.of(Map.of("n", 2L, "s", java.math.BigInteger.valueOf(15))),
           session.query("SELECT count(*) AS n, sum(x)::HUGEINT AS s FROM renamed"));
+    }
+  }
+
+  /** Schemas and views through a session: created, replaced and dropped as stock records them. */
+  @Test
+  void schemasAndViews_landAsStockCommitsThem() throws Exception {
+    try (DuckLakeSession session = DuckLakeSession.open(catalog, dir.resolve("names"))) {
+      for (String sql :
+          List.of(
+              "INSERT INTO t VALUES (1, 'one'), (2, 'two')",
+              "CREATE SCHEMA s2",
+              "CREATE TABLE s2.x (a INTEGER)",
+              "INSERT INTO s2.x VALUES (10), (20)",
+              "CREATE VIEW v AS SELECT a FROM t",
+              "CREATE VIEW s2.vx AS SELECT a * 2 AS b FROM s2.x",
+              "CREATE OR REPLACE VIEW v AS SELECT a, b FROM t WHERE a > 1",
+              "DROP VIEW s2.vx",
+              "DROP TABLE s2.x",
+              "DROP SCHEMA s2",
+              "BEGIN",
+              "CREATE SCHEMA s3",
+              "CREATE TABLE s3.y (k INTEGER)",
+              "CREATE VIEW s3.w AS SELECT k FROM s3.y",
+              "COMMIT")) {
+        stock.execute(sql);
+        session.execute(sql);
+        assertEquals(List.of(), differences(), sql);
+      }
+      String q = "SELECT count(*) AS n, sum(a) AS s FROM v";
+      assertEquals(stock.query(q), session.query(q), q);
+      String w = "SELECT count(*) AS n FROM s3.w";
+      assertEquals(stock.query(w), session.query(w), w);
     }
   }
 
