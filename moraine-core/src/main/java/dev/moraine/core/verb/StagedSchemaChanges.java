@@ -510,6 +510,18 @@ final class StagedSchemaChanges {
     staged.put(new EntityKey.Column(tableId, id), value.build());
   }
 
+  /**
+   * Counts {@code tableIds}, whose shape the commit changes otherwise than by their columns (their
+   * partitioning), among its altered tables: each needs its schema-versions row.
+   */
+  void alteredBeside(Set<Long> tableIds) {
+    for (long tableId : tableIds) {
+      if (!dropped.contains(tableId) && !created.containsKey(tableId)) {
+        altered.add(tableId);
+      }
+    }
+  }
+
   /** The tables this commit creates or changes the columns of: its schema-changed tables. */
   List<Long> createdIds() {
     List<Long> ids = new ArrayList<>(created.keySet());

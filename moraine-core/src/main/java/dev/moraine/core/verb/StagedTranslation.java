@@ -181,6 +181,8 @@ public final class StagedTranslation {
     List<StagedRows.End> columnEnds = new ArrayList<>();
     List<StagedRows.End> tableEnds = new ArrayList<>();
     List<StagedRows.End> partitionEnds = new ArrayList<>();
+    List<dev.moraine.ducklake.rows.PartitionInfoRow> newPartitions = new ArrayList<>();
+    List<dev.moraine.ducklake.rows.PartitionColumnRow> partitionColumns = new ArrayList<>();
     List<SchemaVersionsRow> newVersions = new ArrayList<>();
     List<InlinedDataTablesRow> newInlinedTables = new ArrayList<>();
     List<InlinedDataTablesRow> droppedInlinedTables = new ArrayList<>();
@@ -242,6 +244,10 @@ public final class StagedTranslation {
         newInlinedTables.add(r);
       } else if (row instanceof InlinedDataTablesRow r && op instanceof StagedRows.Delete) {
         droppedInlinedTables.add(r);
+      } else if (row instanceof dev.moraine.ducklake.rows.PartitionInfoRow r && insert) {
+        newPartitions.add(r);
+      } else if (row instanceof dev.moraine.ducklake.rows.PartitionColumnRow r && insert) {
+        partitionColumns.add(r);
       } else if (row instanceof SchemaRow r && insert) {
         newSchemas.add(r);
       } else if (row instanceof ViewRow r && insert) {
@@ -270,14 +276,33 @@ public final class StagedTranslation {
     fileRows =
         new StagedFileRows(
             premise, premiseRecord, staged, this.removals, liveness, merges, flush, n);
+    // Ends of partitionings go with their table's drop, or with a new partitioning of a live table
+    // (SET or RESET PARTITIONED BY).
+    Set<Long> droppedTables = new HashSet<>();
+    tableEnds.forEach(e -> droppedTables.add(((TableRow) e.row()).tableId()));
+    List<StagedRows.End> repartitioned =
+        partitionEnds.stream()
+            .filter(
+                e ->
+                    !droppedTables.contains(
+                        ((dev.moraine.ducklake.rows.PartitionInfoRow) e.row()).tableId()))
+            .toList();
+    partitionEnds = new ArrayList<>(partitionEnds);
+    partitionEnds.removeAll(repartitioned);
     boolean changesColumns =
-        !newColumns.isEmpty()
+        !repartitioned.isEmpty()
+            || !newPartitions.isEmpty()
+            || !newColumns.isEmpty()
             || !columnEnds.isEmpty()
             || !newVersions.isEmpty()
             || !tableEnds.isEmpty()
             || !schemaEnds.isEmpty()
             || !viewEnds.isEmpty();
-    boolean createsEntries = !newTables.isEmpty() || !newSchemas.isEmpty() || !newViews.isEmpty();
+    boolean createsEntries =
+        !newTables.isEmpty()
+            || !newSchemas.isEmpty()
+            || !newViews.isEmpty()
+            || !newPartitions.isEmpty();
     // The first inlined rows of a table without an inlined-data table register one, which bumps
     // the schema version by itself (stock DuckLake 1.5.5); one such table a commit, and in a
     // commit that changes no table's shape otherwise, is what the door takes so far.
@@ -301,6 +326,8 @@ public final class StagedTranslation {
     StagedNamespaces namespaces = new StagedNamespaces(staged, n);
     namespaces.dropViews(viewEnds);
     namespaces.createSchemas(newSchemas, premiseRecord, record);
+    StagedPartitioning partitioning = new StagedPartitioning(staged, n);
+    creation.alteredBeside(StagedPartitioning.tablesOf(newPartitions, repartitioned));
     creation.apply(
         premiseRecord,
         record,
@@ -310,6 +337,7 @@ public final class StagedTranslation {
         newVersions,
         tableEnds,
         partitionEnds);
+    partitioning.apply(repartitioned, newPartitions, partitionColumns, premiseRecord, record);
     namespaces.createViews(newViews, premiseRecord, record);
     namespaces.dropSchemas(schemaEnds);
 

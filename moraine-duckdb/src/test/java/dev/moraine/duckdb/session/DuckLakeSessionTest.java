@@ -273,9 +273,12 @@ class DuckLakeSessionTest {
     }
   }
 
-  /** Schemas and views through a session: created, replaced and dropped as stock records them. */
+  /**
+   * Schemas, views and partitionings through a session: created, replaced and dropped as stock
+   * records them.
+   */
   @Test
-  void schemasAndViews_landAsStockCommitsThem() throws Exception {
+  void schemasViewsAndPartitionings_landAsStockCommitsThem() throws Exception {
     try (DuckLakeSession session = DuckLakeSession.open(catalog, dir.resolve("names"))) {
       for (String sql :
           List.of(
@@ -293,7 +296,11 @@ class DuckLakeSessionTest {
               "CREATE SCHEMA s3",
               "CREATE TABLE s3.y (k INTEGER)",
               "CREATE VIEW s3.w AS SELECT k FROM s3.y",
-              "COMMIT")) {
+              "COMMIT",
+              "ALTER TABLE t SET PARTITIONED BY (a)",
+              "INSERT INTO t VALUES (3, 'three'), (4, 'four')",
+              "ALTER TABLE p SET PARTITIONED BY (k, v)",
+              "INSERT INTO p VALUES ('x', 1)")) {
         stock.execute(sql);
         session.execute(sql);
         assertEquals(List.of(), differences(), sql);
