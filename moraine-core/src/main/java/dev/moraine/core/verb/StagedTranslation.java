@@ -183,6 +183,10 @@ public final class StagedTranslation {
     List<ViewRow> newViews = new ArrayList<>();
     List<StagedRows.End> schemaEnds = new ArrayList<>();
     List<StagedRows.End> viewEnds = new ArrayList<>();
+    List<dev.moraine.ducklake.rows.MacroRow> newMacros = new ArrayList<>();
+    List<dev.moraine.ducklake.rows.MacroImplRow> macroImpls = new ArrayList<>();
+    List<dev.moraine.ducklake.rows.MacroParametersRow> macroParameters = new ArrayList<>();
+    List<StagedRows.End> macroEnds = new ArrayList<>();
     for (StagedRows.Op op : rows.ops()) {
       if (op == null) {
         throw new InvalidArgumentException("a staged row operation is null");
@@ -241,6 +245,15 @@ public final class StagedTranslation {
         newPartitions.add(r);
       } else if (row instanceof dev.moraine.ducklake.rows.PartitionColumnRow r && insert) {
         partitionColumns.add(r);
+      } else if (row instanceof dev.moraine.ducklake.rows.MacroRow r && insert) {
+        newMacros.add(r);
+      } else if (row instanceof dev.moraine.ducklake.rows.MacroImplRow r && insert) {
+        macroImpls.add(r);
+      } else if (row instanceof dev.moraine.ducklake.rows.MacroParametersRow r && insert) {
+        macroParameters.add(r);
+      } else if (row instanceof dev.moraine.ducklake.rows.MacroRow
+          && op instanceof StagedRows.End e) {
+        macroEnds.add(e);
       } else if (row instanceof SchemaRow r && insert) {
         newSchemas.add(r);
       } else if (row instanceof ViewRow r && insert) {
@@ -290,12 +303,14 @@ public final class StagedTranslation {
             || !newVersions.isEmpty()
             || !tableEnds.isEmpty()
             || !schemaEnds.isEmpty()
-            || !viewEnds.isEmpty();
+            || !viewEnds.isEmpty()
+            || !macroEnds.isEmpty();
     boolean createsEntries =
         !newTables.isEmpty()
             || !newSchemas.isEmpty()
             || !newViews.isEmpty()
-            || !newPartitions.isEmpty();
+            || !newPartitions.isEmpty()
+            || !newMacros.isEmpty();
     // The first inlined rows of a table without an inlined-data table register one, which bumps
     // the schema version by itself (stock DuckLake 1.5.5); one such table a commit, and in a
     // commit that changes no table's shape otherwise, is what the door takes so far.
@@ -332,6 +347,9 @@ public final class StagedTranslation {
         partitionEnds);
     partitioning.apply(repartitioned, newPartitions, partitionColumns, premiseRecord, record);
     namespaces.createViews(newViews, premiseRecord, record);
+    StagedMacros macros = new StagedMacros(staged, n);
+    macros.drop(macroEnds);
+    macros.create(newMacros, macroImpls, macroParameters, premiseRecord, record);
     namespaces.dropSchemas(schemaEnds);
 
     // Ends first, as DuckLake's own order has them (RFC 0006 §3.2): a file this commit ends is no
@@ -397,7 +415,7 @@ public final class StagedTranslation {
     }
     return new Draft(
         staged.changes(),
-        operations(creation, namespaces, firstRegistrations),
+        operations(creation, namespaces, macros, firstRegistrations),
         changeSet,
         creation.createdIds(),
         List.copyOf(targets),
@@ -421,9 +439,11 @@ public final class StagedTranslation {
   private static List<dev.moraine.ducklake.ops.DuckLakeOperation> operations(
       StagedSchemaChanges creation,
       StagedNamespaces namespaces,
+      StagedMacros macros,
       List<InlinedDataTablesRow> firstRegistrations) {
     List<dev.moraine.ducklake.ops.DuckLakeOperation> ops = new ArrayList<>(creation.operations());
     ops.addAll(namespaces.operations());
+    ops.addAll(macros.operations());
     if (!firstRegistrations.isEmpty()) {
       ops.add(dev.moraine.ducklake.ops.DuckLakeOperation.INLINED_INSERT_NEW_INLINED_TABLE);
     }
@@ -513,6 +533,7 @@ public final class StagedTranslation {
                             || op.row() instanceof SchemaVersionsRow
                             || op.row() instanceof SchemaRow
                             || op.row() instanceof ViewRow
+                            || op.row() instanceof dev.moraine.ducklake.rows.MacroRow
                             || (op instanceof StagedRows.Insert
                                 && op.row() instanceof InlinedDataTablesRow)
                             || op.row() instanceof dev.moraine.ducklake.rows.PartitionInfoRow));

@@ -54,15 +54,16 @@ import java.util.UUID;
  * concurrent sessions on one catalog all land, sharing its batches.
  *
  * <p><b>What commits.</b> What the staged-row door takes (RFC 0006 §13): INSERTs, DELETEs and
- * UPDATEs, merges of files, CREATE TABLE (also AS), DROP TABLE, column changes, options and
- * snapshot expiry and file cleanup (carried out by the lake's own). Data inlining is off in the
- * staging catalog unless the session is opened with a row limit ({@link #open(Catalog, Path,
- * long)}); then small INSERTs, and DELETEs and UPDATEs of inlined rows, land in the lake's inline
- * chunks, and a flush moves them into files. A statement DuckLake commits in a shape the door
- * refuses (other DDL, ...) throws the door's exception, unchecked as every Moraine exception, and
- * the lake is as it was; the Parquet files DuckLake wrote for it are left in the data path for
- * orphan cleanup. A {@code CommitConflictException} says the lake moved in a way the statement
- * cannot follow: the staging catalog is fresh again, and running the statement again re-drives it.
+ * UPDATEs, merges of files, CREATE and DROP of schemas, tables (also CREATE TABLE AS), views and
+ * macros, column changes, SET PARTITIONED BY, options and snapshot expiry and file cleanup (carried
+ * out by the lake's own). Data inlining is off in the staging catalog unless the session is opened
+ * with a row limit ({@link #open(Catalog, Path, long)}); then small INSERTs, and DELETEs and
+ * UPDATEs of inlined rows, land in the lake's inline chunks, and a flush moves them into files. A
+ * statement DuckLake commits in a shape the door refuses (other DDL, ...) throws the door's
+ * exception, unchecked as every Moraine exception, and the lake is as it was; the Parquet files
+ * DuckLake wrote for it are left in the data path for orphan cleanup. A {@code
+ * CommitConflictException} says the lake moved in a way the statement cannot follow: the staging
+ * catalog is fresh again, and running the statement again re-drives it.
  *
  * <p><b>Transactions.</b> {@code BEGIN} (or {@code BEGIN TRANSACTION}) ... {@code COMMIT} lands as
  * one snapshot, as in DuckLake. The session recognises these statements by their first word, to

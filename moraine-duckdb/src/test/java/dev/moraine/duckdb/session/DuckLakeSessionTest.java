@@ -204,7 +204,7 @@ class DuckLakeSessionTest {
       InvalidArgumentException ddl =
           assertThrows(
               InvalidArgumentException.class,
-              () -> session.execute("CREATE MACRO twice(x) AS x * 2"));
+              () -> session.execute("COMMENT ON TABLE t IS 'the t table'"));
       assertTrue(ddl.getMessage().contains("not taken"), ddl.getMessage());
       assertEquals(head, catalog.head());
       assertEquals(
@@ -274,11 +274,11 @@ class DuckLakeSessionTest {
   }
 
   /**
-   * Schemas, views and partitionings through a session: created, replaced and dropped as stock
-   * records them.
+   * Schemas, views, partitionings and macros through a session: created, replaced and dropped as
+   * stock records them.
    */
   @Test
-  void schemasViewsAndPartitionings_landAsStockCommitsThem() throws Exception {
+  void schemasViewsPartitioningsAndMacros_landAsStockCommitsThem() throws Exception {
     try (DuckLakeSession session = DuckLakeSession.open(catalog, dir.resolve("names"))) {
       for (String sql :
           List.of(
@@ -300,7 +300,12 @@ class DuckLakeSessionTest {
               "ALTER TABLE t SET PARTITIONED BY (a)",
               "INSERT INTO t VALUES (3, 'three'), (4, 'four')",
               "ALTER TABLE p SET PARTITIONED BY (k, v)",
-              "INSERT INTO p VALUES ('x', 1)")) {
+              "INSERT INTO p VALUES ('x', 1)",
+              "CREATE MACRO twice(x) AS x * 2",
+              "CREATE MACRO add_default(x, y := 10) AS x + y",
+              "CREATE MACRO s3.rows_of(n) AS TABLE SELECT * FROM range(n)",
+              "CREATE OR REPLACE MACRO twice(x) AS x + x",
+              "DROP MACRO add_default")) {
         stock.execute(sql);
         session.execute(sql);
         assertEquals(List.of(), differences(), sql);
@@ -309,6 +314,8 @@ class DuckLakeSessionTest {
       assertEquals(stock.query(q), session.query(q), q);
       String w = "SELECT count(*) AS n FROM s3.w";
       assertEquals(stock.query(w), session.query(w), w);
+      String m = "SELECT twice(21) AS t, (SELECT count(*) FROM s3.rows_of(4)) AS r";
+      assertEquals(stock.query(m), session.query(m), m);
     }
   }
 
