@@ -42,8 +42,14 @@ public final class StagedExpiry {
       return Optional.empty();
     }
     for (StagedRows.Op op : rows.ops()) {
+      // An expiry deletes the rows only expired snapshots saw: ended versions, the snapshots' own
+      // rows and what hangs off ended files (their delete files, live or not); never another live
+      // version, an option or a schedule.
       boolean expiryRow =
-          op instanceof StagedRows.Delete
+          (op instanceof StagedRows.Delete
+                  && !(op.row() instanceof dev.moraine.ducklake.rows.MetadataRow)
+                  && !(op.row() instanceof FilesScheduledForDeletionRow)
+                  && !liveVersion(op.row()))
               || (op instanceof StagedRows.Insert
                   && op.row() instanceof FilesScheduledForDeletionRow);
       if (!expiryRow) {
@@ -66,6 +72,27 @@ public final class StagedExpiry {
       }
     }
     return Optional.of(List.copyOf(ids));
+  }
+
+  /**
+   * Whether {@code row} is of a versioned table and has no end: a live version. A delete file stays
+   * live when its data file ends (stock DuckLake 1.5.5), and goes with that file's expiry.
+   */
+  private static boolean liveVersion(dev.moraine.ducklake.rows.DuckLakeRow row) {
+    if (!row.def().columnNames().contains("end_snapshot")
+        || row instanceof dev.moraine.ducklake.rows.DeleteFileRow) {
+      return false;
+    }
+    for (java.lang.reflect.RecordComponent c : row.getClass().getRecordComponents()) {
+      if (c.getName().equals("endSnapshot")) {
+        try {
+          return c.getAccessor().invoke(row) == null;
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalStateException("cannot read the end of " + row, e);
+        }
+      }
+    }
+    return false;
   }
 
   /**

@@ -168,6 +168,16 @@ final class StagedPartitioning {
       staged.put(new EntityKey.Partition(tableId, id), value.build());
       tables.add(tableId);
     }
+    for (StagedRows.End e : ends) {
+      long tableId = ((PartitionInfoRow) e.row()).tableId();
+      if (!seen.contains(List.of(1L, tableId))) {
+        throw new InvalidArgumentException(
+            "the partitioning of table "
+                + Long.toUnsignedString(tableId)
+                + " ends without a new one: a RESET PARTITIONED BY, which the door takes not yet"
+                + " (reset it through Catalog.commit)");
+      }
+    }
     if (!byPartition.isEmpty()) {
       throw new InvalidArgumentException(
           "ducklake_partition_column rows name partitions "

@@ -224,7 +224,10 @@ public final class DuckLakeSession implements AutoCloseable {
     return Collections.unmodifiableList(out);
   }
 
-  /** The snapshots this session's commits landed as in the lake, in order. */
+  /**
+   * What {@code commitStaged} answered for each of this session's commits, in order: the snapshot
+   * it landed as, or the head it found for a commit that mints none (options, expiry, cleanup).
+   */
   public synchronized List<Long> landedSnapshots() {
     return List.copyOf(landed);
   }
@@ -241,6 +244,14 @@ public final class DuckLakeSession implements AutoCloseable {
           closed ? "the session is closed" : "the session is broken (" + broken + "); close it");
     }
     String word = SessionStatements.check(sql);
+    if (inTransaction && SessionStatements.runsMaintenance(sql)) {
+      // DuckLake deletes the files a cleanup names at once, not at COMMIT: inside a transaction
+      // the lake could still refuse the commit (with its expiry, say) after its files are gone.
+      throw new SQLException(
+          "snapshot expiry and file cleanup run in a statement of their own, outside BEGIN ..."
+              + " COMMIT: "
+              + sql);
+    }
     if (!inTransaction && catalog.head().snapshotId() != base) {
       refresh();
     }

@@ -19,10 +19,20 @@ final class SessionStatements {
   private static final Pattern DESTRUCTIVE =
       Pattern.compile("ducklake_delete_orphaned_files|\\bcheckpoint\\b", Pattern.CASE_INSENSITIVE);
 
+  /** Head-preserving maintenance the door takes, in a statement of its own. */
+  private static final Pattern MAINTENANCE =
+      Pattern.compile(
+          "ducklake_expire_snapshots|ducklake_cleanup_old_files", Pattern.CASE_INSENSITIVE);
+
   private static final List<String> TRANSACTION_WORDS =
       List.of("BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT");
 
   private SessionStatements() {}
+
+  /** Whether {@code sql} runs snapshot expiry or file cleanup (comments and literals aside). */
+  static boolean runsMaintenance(String sql) {
+    return sql != null && MAINTENANCE.matcher(withoutCommentsAndLiterals(sql)).find();
+  }
 
   /**
    * The statement's first keyword, upper case.

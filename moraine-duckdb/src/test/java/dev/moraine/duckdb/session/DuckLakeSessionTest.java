@@ -350,6 +350,15 @@ class DuckLakeSessionTest {
       }
       assertEquals(1, catalog.snapshot().snapshotLog().size(), "only the head is left");
       assertEquals(List.of(), catalog.snapshot().scheduledDeletions(), "every file cleaned up");
+      // Inside a transaction DuckLake would delete the files before the lake judged the commit.
+      session.execute("BEGIN");
+      SQLException inside =
+          assertThrows(
+              SQLException.class,
+              () ->
+                  session.execute("CALL ducklake_cleanup_old_files('lake', cleanup_all => true)"));
+      assertTrue(inside.getMessage().contains("outside BEGIN"), inside.getMessage());
+      session.execute("ROLLBACK");
     }
   }
 
