@@ -34,9 +34,6 @@ final class StagedPartitioning {
   private final StagedEntities staged;
   private final long n;
 
-  /** Tables whose partitioning this commit sets or resets. */
-  private final Set<Long> tables = new HashSet<>();
-
   StagedPartitioning(StagedEntities staged, long n) {
     this.staged = staged;
     this.n = n;
@@ -80,7 +77,6 @@ final class StagedPartitioning {
                 + n);
       }
       staged.delete(key);
-      tables.add(tableId);
     }
     Map<List<Long>, List<PartitionColumnRow>> byPartition = new HashMap<>();
     for (PartitionColumnRow c : columns) {
@@ -166,7 +162,6 @@ final class StagedPartitioning {
                 .setTransform(required(c.transform(), c, "transform")));
       }
       staged.put(new EntityKey.Partition(tableId, id), value.build());
-      tables.add(tableId);
     }
     for (StagedRows.End e : ends) {
       long tableId = ((PartitionInfoRow) e.row()).tableId();
@@ -184,15 +179,5 @@ final class StagedPartitioning {
               + byPartition.keySet()
               + " (table, partition) this commit does not create");
     }
-  }
-
-  /** Whether this commit creates a partitioning (a catalog id drawn). */
-  static boolean drawsCatalogIds(List<PartitionInfoRow> infos) {
-    return !infos.isEmpty();
-  }
-
-  /** The tables whose partitioning this commit set or reset. */
-  Set<Long> tables() {
-    return tables;
   }
 }
