@@ -862,7 +862,10 @@ public final class Transaction {
    *     nothing staged
    * @throws InvalidArgumentException if {@code values} is null or does not fit the table's columns
    *     (as for {@link #insertInlined}), the row is inlined by this same commit or lies in a data
-   *     file it registers, or this commit flushes the table; nothing staged
+   *     file it registers, this commit flushes the table, or no chunk or file with a recorded row
+   *     id range holds the id while the table has live files carrying their rows' ids inside them
+   *     (merged or flushed files without {@code row_id_start}, which only the file itself could
+   *     place the row in); nothing staged
    * @throws CorruptionException if the table has no statistics or schema-version record; nothing
    *     staged
    */
@@ -883,7 +886,10 @@ public final class Transaction {
    *     has that id, or the row was already deleted (inline, by this commit or an earlier one);
    *     nothing staged
    * @throws InvalidArgumentException if the row is inlined by this same commit or lies in a data
-   *     file this commit registers, or this commit flushes the table; nothing staged
+   *     file this commit registers, this commit flushes the table, or no chunk or file with a
+   *     recorded row id range holds the id while the table has live files carrying their rows' ids
+   *     inside them (merged or flushed files without {@code row_id_start}: delete such a row with a
+   *     delete file); nothing staged
    */
   public void deleteRowInline(long tableId, long rowId) {
     ensureOpen();

@@ -247,6 +247,7 @@ public final class InlineVerbs {
       return;
     }
     refuseSameCommitRow(tableId, rowId, "put the new values in the insert instead");
+    refuseUnplaceable(tableId, rowId);
     throw gone(tableId, rowId, "does not exist");
   }
 
@@ -311,6 +312,7 @@ public final class InlineVerbs {
       return;
     }
     refuseSameCommitRow(tableId, rowId, "leave it out of the insert instead");
+    refuseUnplaceable(tableId, rowId);
     throw gone(tableId, rowId, "does not exist");
   }
 
@@ -324,6 +326,11 @@ public final class InlineVerbs {
   private Optional<InlineKey.Record> fileRowDelete(
       long tableId, long rowId, InlineTableState premise) {
     for (DataFileValue file : s.dataFileRecords(tableId)) {
+      if (!file.hasRowIdStart()) {
+        // A merged or flushed file that carries each row's id itself: its ids are in the file,
+        // not a range the record gives (refuseUnplaceable answers for the ids found nowhere).
+        continue;
+      }
       long start = file.getRowIdStart();
       if (Long.compareUnsigned(rowId, start) < 0
           || Long.compareUnsigned(rowId - start, file.getRecordCount()) >= 0) {
@@ -347,6 +354,30 @@ public final class InlineVerbs {
       return Optional.of(key);
     }
     return Optional.empty();
+  }
+
+  /**
+   * Refuses a row id found nowhere while the table has live data files that carry their rows' ids
+   * inside them (merged or flushed files without {@code row_id_start}): the row may be in one of
+   * them, which only the file itself tells, so "does not exist" would not be known to be true.
+   */
+  private void refuseUnplaceable(long tableId, long rowId) {
+    List<Long> selfNumbered =
+        s.dataFileRecords(tableId).stream()
+            .filter(f -> !f.hasRowIdStart())
+            .map(DataFileValue::getDataFileId)
+            .toList();
+    if (!selfNumbered.isEmpty()) {
+      throw new InvalidArgumentException(
+          "row "
+              + Long.toUnsignedString(rowId)
+              + " of table "
+              + Long.toUnsignedString(tableId)
+              + " is in no chunk or file whose row ids the catalog records, and data files "
+              + selfNumbered
+              + " carry their rows' ids inside them (merged or flushed files): the row cannot be"
+              + " found by its id; delete it with a delete file (registerDeleteFile)");
+    }
   }
 
   /** The stored version of inlined row {@code rowId}, which {@code chunk} holds. */

@@ -128,6 +128,28 @@ class MergeDataFilesTest {
     }
   }
 
+  /**
+   * A file that carries its rows' ids has no id range in the catalog: an inline delete by row id
+   * still finds rows of files with a range, and refuses an id found nowhere rather than take it for
+   * a position in the merged file (row 150 below would be position 150 of it, row 250).
+   */
+  @Test
+  void inlineDeletesByRowId_neverGuessAPositionInAFileThatCarriesItsRowIds() {
+    try (CommitLake lake = lakeWith(4)) {
+      var c = lake.catalog;
+      c.commit(tx -> tx.mergeDataFiles(TABLE, List.of(0L, 2L), file("m.parquet", 200)));
+      c.commit(tx -> tx.deleteRowInline(TABLE, 150));
+      c.commit(tx -> tx.deleteRowInline(TABLE, 350));
+      var unplaced =
+          lake.refused(InvalidArgumentException.class, tx -> tx.deleteRowInline(TABLE, 250));
+      assertTrue(unplaced.getMessage().contains("[4]"), unplaced.getMessage());
+      c.commit(tx -> tx.expireDataFile(TABLE, 1));
+      lake.refused(InvalidArgumentException.class, tx -> tx.deleteRowInline(TABLE, 150));
+      lake.refused(
+          InvalidArgumentException.class, tx -> tx.updateRowInline(TABLE, 120, List.of(7)));
+    }
+  }
+
   @Test
   void anInputThatIsNotLive_isRefusedWithItsOwnCode_andNothingIsWritten() {
     try (CommitLake lake = lakeWith(2)) {
