@@ -104,8 +104,11 @@ public interface Catalog extends ReadOnlyCatalog {
    * {@code ducklake_schema_versions} rows of new tables, files going into them in the same commit
    * as CREATE TABLE AS writes them), column changes of a table (ends and new versions of its
    * columns, new columns, its schema-versions row), DROP TABLE (the ends of the table and of its
-   * columns, files and partitioning), and option changes ({@code ducklake_metadata} rows, which
-   * mint no snapshot: the commit lands on the head whatever its base, and the head's snapshot id is
+   * columns, files and partitioning), schemas, views and macros, SET and RESET PARTITIONED BY (a
+   * reset keeps no partitioning without columns, as {@code Transaction.resetPartitionKey}), SET and
+   * RESET SORTED BY, comments and tags on tables, views and columns (not with a NULL value, which
+   * the lake cannot hold), and option changes ({@code ducklake_metadata} rows, which mint no
+   * snapshot: the commit lands on the head whatever its base, and the head's snapshot id is
    * returned). RFC 0006 §13 lists each shape with its checks.
    *
    * <p>Rows authored against a snapshot older than the head they land on (other commits landed

@@ -55,6 +55,7 @@ final class StagedMacros {
     for (StagedRows.End e : ends) {
       MacroRow r = (MacroRow) e.row();
       long id = required(r.macroId(), r, "macro_id");
+      requireAbsent(r.endSnapshot(), r, "end_snapshot");
       MacroValue v =
           staged
               .get(new EntityKey.Macro(id), MacroValue.class)
@@ -108,8 +109,7 @@ final class StagedMacros {
       requireAbsent(m.endSnapshot(), m, "end_snapshot");
       if (!seen.add(id)
           || required(m.beginSnapshot(), m, "begin_snapshot") != n
-          || Long.compareUnsigned(id, premiseRecord.getNextCatalogId()) < 0
-          || Long.compareUnsigned(id, record.getNextCatalogId()) >= 0) {
+          || !StagedRowChecks.drawn(id, premiseRecord, record)) {
         throw new InvalidArgumentException(
             "macro "
                 + Long.toUnsignedString(id)

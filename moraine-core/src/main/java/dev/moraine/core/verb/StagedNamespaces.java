@@ -104,6 +104,7 @@ final class StagedNamespaces {
       ViewRow r = (ViewRow) e.row();
       long id = required(r.viewId(), r, "view_id");
       once(List.of(2L, id), r.toString());
+      requireAbsent(r.endSnapshot(), r, "end_snapshot");
       ViewValue v =
           staged.get(new EntityKey.View(id), ViewValue.class).orElseThrow(() -> gone("view", id));
       boolean same =
@@ -132,6 +133,7 @@ final class StagedNamespaces {
       SchemaRow r = (SchemaRow) e.row();
       long id = required(r.schemaId(), r, "schema_id");
       once(List.of(1L, id), r.toString());
+      requireAbsent(r.endSnapshot(), r, "end_snapshot");
       SchemaValue v =
           staged
               .get(new EntityKey.Schema(id), SchemaValue.class)
@@ -189,8 +191,7 @@ final class StagedNamespaces {
   private void newEntry(
       String what, long id, Long begin, SnapshotValue premiseRecord, SnapshotValue record) {
     once(List.of(0L, id), what + " " + id);
-    if (Long.compareUnsigned(id, premiseRecord.getNextCatalogId()) < 0
-        || Long.compareUnsigned(id, record.getNextCatalogId()) >= 0) {
+    if (!StagedRowChecks.drawn(id, premiseRecord, record)) {
       throw new InvalidArgumentException(
           what
               + " "

@@ -27,8 +27,12 @@ import java.util.Set;
  * next_catalog_id}), the end of the partitioning it replaces, and the table's {@code
  * ducklake_schema_versions} row. The records are those the verb path writes (one partition record
  * holding its columns), and the table counts as altered: a schema change. RESET PARTITIONED BY,
- * which stock writes as a partitioning without columns, is refused for now. Confined to the thread
- * running the translation.
+ * which stock 1.5.5 writes as the end of the live partitioning and a new {@code
+ * ducklake_partition_info} row without columns (its id drawn from the counter, files written after
+ * it carrying no partition id), is taken as the verb path's reset: the live record ends and no
+ * record is kept for the column-less row, whose id stays drawn (the snapshot's {@code
+ * next_catalog_id} is stored as given). RFC 0004 §8.2 item 4 says why the keyspace keeps no empty
+ * partitioning. Confined to the thread running the translation.
  */
 final class StagedPartitioning {
   private final StagedEntities staged;
@@ -60,10 +64,12 @@ final class StagedPartitioning {
       SnapshotValue premiseRecord,
       SnapshotValue record) {
     Set<List<Long>> seen = new HashSet<>();
+    Set<Long> endedTables = new HashSet<>();
     for (StagedRows.End e : ends) {
       PartitionInfoRow r = (PartitionInfoRow) e.row();
       long tableId = required(r.tableId(), r, "table_id");
       long id = required(r.partitionId(), r, "partition_id");
+      requireAbsent(r.endSnapshot(), r, "end_snapshot");
       EntityKey key = new EntityKey.Partition(tableId, id);
       PartitionValue live = staged.get(key, PartitionValue.class).orElse(null);
       if (!seen.add(List.of(0L, tableId, id))
@@ -77,6 +83,7 @@ final class StagedPartitioning {
                 + n);
       }
       staged.delete(key);
+      endedTables.add(tableId);
     }
     Map<List<Long>, List<PartitionColumnRow>> byPartition = new HashMap<>();
     for (PartitionColumnRow c : columns) {
@@ -94,8 +101,7 @@ final class StagedPartitioning {
       requireAbsent(r.endSnapshot(), r, "end_snapshot");
       if (!seen.add(List.of(1L, tableId))
           || required(r.beginSnapshot(), r, "begin_snapshot") != n
-          || Long.compareUnsigned(id, premiseRecord.getNextCatalogId()) < 0
-          || Long.compareUnsigned(id, record.getNextCatalogId()) >= 0) {
+          || !StagedRowChecks.drawn(id, premiseRecord, record)) {
         throw new InvalidArgumentException(
             "ducklake_partition_info row "
                 + Long.toUnsignedString(id)
@@ -121,13 +127,17 @@ final class StagedPartitioning {
           new ArrayList<>(byPartition.getOrDefault(List.of(tableId, id), List.of()));
       byPartition.remove(List.of(tableId, id));
       if (keys.isEmpty()) {
-        throw new InvalidArgumentException(
-            "ducklake_partition_info row "
-                + Long.toUnsignedString(id)
-                + " of table "
-                + Long.toUnsignedString(tableId)
-                + " has no ducklake_partition_column rows: DuckLake's RESET PARTITIONED BY, which"
-                + " the door takes not yet (reset it through Catalog.commit)");
+        // RESET PARTITIONED BY: the live partitioning ended above, nothing kept for this row.
+        if (!endedTables.contains(tableId)) {
+          throw new InvalidArgumentException(
+              "ducklake_partition_info row "
+                  + Long.toUnsignedString(id)
+                  + " of table "
+                  + Long.toUnsignedString(tableId)
+                  + " has no ducklake_partition_column rows and ends no partitioning: DuckLake"
+                  + " writes a partitioning without columns only to reset a live one");
+        }
+        continue;
       }
       keys.sort(Comparator.comparing(PartitionColumnRow::partitionKeyIndex));
       Set<Long> live = new HashSet<>();
@@ -169,8 +179,8 @@ final class StagedPartitioning {
         throw new InvalidArgumentException(
             "the partitioning of table "
                 + Long.toUnsignedString(tableId)
-                + " ends without a new one: a RESET PARTITIONED BY, which the door takes not yet"
-                + " (reset it through Catalog.commit)");
+                + " ends without a new one (DuckLake's RESET PARTITIONED BY writes one without"
+                + " columns)");
       }
     }
     if (!byPartition.isEmpty()) {

@@ -37,6 +37,18 @@ final class StagedRowChecks {
     }
   }
 
+  /**
+   * Whether catalog id {@code id} is one the commit drew: in its range of {@code next_catalog_id},
+   * from the premise's counter up to the new snapshot's, not included.
+   */
+  static boolean drawn(
+      long id,
+      dev.moraine.core.keyspace.proto.SnapshotValue premiseRecord,
+      dev.moraine.core.keyspace.proto.SnapshotValue record) {
+    return Long.compareUnsigned(id, premiseRecord.getNextCatalogId()) >= 0
+        && Long.compareUnsigned(id, record.getNextCatalogId()) < 0;
+  }
+
   /** The DuckLake table the row is of. */
   static String tableOf(DuckLakeRow r) {
     return r.def().name();

@@ -256,6 +256,7 @@ final class StagedSchemaChanges {
     long tableId = required(r.tableId(), r, "table_id");
     long id = required(r.partitionId(), r, "partition_id");
     once(seen, List.of(8L, tableId, id), r);
+    requireAbsent(r.endSnapshot(), r, "end_snapshot");
     EntityKey key = new EntityKey.Partition(tableId, id);
     if (!dropped.contains(tableId)
         || e.endSnapshot() != n
@@ -317,8 +318,7 @@ final class StagedSchemaChanges {
             "table "
                 + Long.toUnsignedString(tableId)
                 + " is dropped with columns, files, partitioning or a sort key of it left live:"
-                + " DuckLake ends them all with the table (a sort key's end is not taken by this"
-                + " door yet)");
+                + " DuckLake ends them all with the table");
       }
     }
   }
@@ -407,8 +407,7 @@ final class StagedSchemaChanges {
     long id = required(r.tableId(), r, "table_id");
     once(seen, List.of(3L, id), r);
     requireAbsent(r.endSnapshot(), r, "end_snapshot");
-    if (Long.compareUnsigned(id, premiseRecord.getNextCatalogId()) < 0
-        || Long.compareUnsigned(id, record.getNextCatalogId()) >= 0) {
+    if (!StagedRowChecks.drawn(id, premiseRecord, record)) {
       throw new InvalidArgumentException(
           "table "
               + Long.toUnsignedString(id)

@@ -25,6 +25,8 @@ import dev.moraine.ducklake.rows.SchemaRow;
 import dev.moraine.ducklake.rows.SchemaVersionsRow;
 import dev.moraine.ducklake.rows.SnapshotChangesRow;
 import dev.moraine.ducklake.rows.SnapshotRow;
+import dev.moraine.ducklake.rows.SortExpressionRow;
+import dev.moraine.ducklake.rows.SortInfoRow;
 import dev.moraine.ducklake.rows.TableColumnStatsRow;
 import dev.moraine.ducklake.rows.TableRow;
 import dev.moraine.ducklake.rows.TableStatsRow;
@@ -187,6 +189,11 @@ public final class StagedTranslation {
     List<dev.moraine.ducklake.rows.MacroImplRow> macroImpls = new ArrayList<>();
     List<dev.moraine.ducklake.rows.MacroParametersRow> macroParameters = new ArrayList<>();
     List<StagedRows.End> macroEnds = new ArrayList<>();
+    List<StagedRows.End> tagEnds = new ArrayList<>();
+    List<DuckLakeRow> newTags = new ArrayList<>();
+    List<StagedRows.End> sortEnds = new ArrayList<>();
+    List<SortInfoRow> newSorts = new ArrayList<>();
+    List<SortExpressionRow> sortExpressions = new ArrayList<>();
     for (StagedRows.Op op : rows.ops()) {
       if (op == null) {
         throw new InvalidArgumentException("a staged row operation is null");
@@ -262,6 +269,16 @@ public final class StagedTranslation {
         schemaEnds.add(e);
       } else if (row instanceof ViewRow && op instanceof StagedRows.End e) {
         viewEnds.add(e);
+      } else if (StagedTags.isTagRow(row) && op instanceof StagedRows.End e) {
+        tagEnds.add(e);
+      } else if (StagedTags.isTagRow(row) && insert) {
+        newTags.add(row);
+      } else if (row instanceof SortInfoRow && op instanceof StagedRows.End e) {
+        sortEnds.add(e);
+      } else if (row instanceof SortInfoRow r && insert) {
+        newSorts.add(r);
+      } else if (row instanceof SortExpressionRow r && insert) {
+        sortExpressions.add(r);
       } else {
         throw new InvalidArgumentException(
             StagedRowChecks.describe(op)
@@ -304,13 +321,17 @@ public final class StagedTranslation {
             || !tableEnds.isEmpty()
             || !schemaEnds.isEmpty()
             || !viewEnds.isEmpty()
-            || !macroEnds.isEmpty();
+            || !macroEnds.isEmpty()
+            || !tagEnds.isEmpty()
+            || !newTags.isEmpty()
+            || !sortEnds.isEmpty();
     boolean createsEntries =
         !newTables.isEmpty()
             || !newSchemas.isEmpty()
             || !newViews.isEmpty()
             || !newPartitions.isEmpty()
-            || !newMacros.isEmpty();
+            || !newMacros.isEmpty()
+            || !newSorts.isEmpty();
     // The first inlined rows of a table without an inlined-data table register one, which bumps
     // the schema version by itself (stock DuckLake 1.5.5); one such table a commit, and in a
     // commit that changes no table's shape otherwise, is what the door takes so far.
@@ -328,9 +349,15 @@ public final class StagedTranslation {
         snapshotRecord(
             snapshot, changes, createsEntries, changesColumns || !firstRegistrations.isEmpty());
     ChangeSet changeSet = changeSet(changes.changesMade());
+    StagedIds.requireDistinct(
+        premiseRecord, record, newTables, newSchemas, newViews, newMacros, newPartitions, newSorts);
     // Schemas first (tables and views go into them), then tables: the commit's files and
     // statistics may go into them (CREATE TABLE AS); views once the names tables take are known;
     // schemas dropped last, once emptied by the commit's other drops.
+    // Tag ends first, while the tables, views and columns they are of are still live (a drop ends
+    // its object's tags in the same commit).
+    StagedTags tags = new StagedTags(staged, n);
+    tags.end(tagEnds);
     StagedNamespaces namespaces = new StagedNamespaces(staged, n);
     namespaces.dropViews(viewEnds);
     namespaces.createSchemas(newSchemas, premiseRecord, record);
@@ -347,6 +374,9 @@ public final class StagedTranslation {
         partitionEnds);
     partitioning.apply(repartitioned, newPartitions, partitionColumns, premiseRecord, record);
     namespaces.createViews(newViews, premiseRecord, record);
+    tags.insert(newTags);
+    StagedSorting sorting = new StagedSorting(staged, n);
+    sorting.apply(sortEnds, newSorts, sortExpressions, premiseRecord, record);
     StagedMacros macros = new StagedMacros(staged, n);
     macros.drop(macroEnds);
     macros.create(newMacros, macroImpls, macroParameters, premiseRecord, record);
@@ -415,7 +445,13 @@ public final class StagedTranslation {
     }
     return new Draft(
         staged.changes(),
-        operations(creation, namespaces, macros, firstRegistrations),
+        operations(
+            firstRegistrations,
+            creation.operations(),
+            namespaces.operations(),
+            macros.operations(),
+            tags.operations(),
+            sorting.operations()),
         changeSet,
         creation.createdIds(),
         List.copyOf(targets),
@@ -436,14 +472,14 @@ public final class StagedTranslation {
    * The operations the commit path counts for the schema version: the schema changes', and the
    * extra bump of a first inlined-data table's registration.
    */
+  @SafeVarargs
   private static List<dev.moraine.ducklake.ops.DuckLakeOperation> operations(
-      StagedSchemaChanges creation,
-      StagedNamespaces namespaces,
-      StagedMacros macros,
-      List<InlinedDataTablesRow> firstRegistrations) {
-    List<dev.moraine.ducklake.ops.DuckLakeOperation> ops = new ArrayList<>(creation.operations());
-    ops.addAll(namespaces.operations());
-    ops.addAll(macros.operations());
+      List<InlinedDataTablesRow> firstRegistrations,
+      List<dev.moraine.ducklake.ops.DuckLakeOperation>... parts) {
+    List<dev.moraine.ducklake.ops.DuckLakeOperation> ops = new ArrayList<>();
+    for (List<dev.moraine.ducklake.ops.DuckLakeOperation> part : parts) {
+      ops.addAll(part);
+    }
     if (!firstRegistrations.isEmpty()) {
       ops.add(dev.moraine.ducklake.ops.DuckLakeOperation.INLINED_INSERT_NEW_INLINED_TABLE);
     }
@@ -564,7 +600,9 @@ public final class StagedTranslation {
                             || op.row() instanceof dev.moraine.ducklake.rows.MacroRow
                             || (op instanceof StagedRows.Insert
                                 && op.row() instanceof InlinedDataTablesRow)
-                            || op.row() instanceof dev.moraine.ducklake.rows.PartitionInfoRow));
+                            || op.row() instanceof dev.moraine.ducklake.rows.PartitionInfoRow
+                            || StagedTags.isTagRow(op.row())
+                            || op.row() instanceof SortInfoRow));
   }
 
   /**

@@ -22,11 +22,28 @@ final class SessionRows {
 
   /** The differing tables with both sides' rows; empty when they agree. */
   static List<String> differences(ReferenceDuckLake stock, Catalog catalog) throws Exception {
+    return differences(stock, catalog, false);
+  }
+
+  /**
+   * The differing tables, leaving out of stock's rows its partitionings without columns (when
+   * {@code besideEmptyPartitionings}): stock's RESET PARTITIONED BY writes one, where the lake
+   * keeps no record (RFC 0004 §8.2 item 4).
+   */
+  static List<String> differences(
+      ReferenceDuckLake stock, Catalog catalog, boolean besideEmptyPartitionings) throws Exception {
     DuckLakeRowSet ours = DuckLakeRowRenderer.render(catalog.snapshot());
+    java.util.Set<Object> withColumns = new java.util.HashSet<>();
+    stock.rows("ducklake_partition_column").forEach(r -> withColumns.add(r.get("partition_id")));
     List<String> differing = new ArrayList<>();
     for (TableDef def : DuckLakeTables.ALL) {
       List<String> theirs =
           stock.rows(def.name()).stream()
+              .filter(
+                  r ->
+                      !besideEmptyPartitionings
+                          || !def.name().equals("ducklake_partition_info")
+                          || withColumns.contains(r.get("partition_id")))
               .map(r -> DuckLakeRowDiff.normalised(def, masked(def, r)))
               .sorted()
               .toList();
