@@ -107,7 +107,8 @@ public interface Catalog extends ReadOnlyCatalog {
    * columns, files and partitioning), schemas, views and macros, SET and RESET PARTITIONED BY (a
    * reset keeps no partitioning without columns, as {@code Transaction.resetPartitionKey}), SET and
    * RESET SORTED BY, comments and tags on tables, views and columns (not with a NULL value, which
-   * the lake cannot hold), and option changes ({@code ducklake_metadata} rows, which mint no
+   * the lake cannot hold), data files registered with a column mapping ({@code
+   * ducklake_add_data_files}), and option changes ({@code ducklake_metadata} rows, which mint no
    * snapshot: the commit lands on the head whatever its base, and the head's snapshot id is
    * returned). RFC 0006 §13 lists each shape with its checks.
    *

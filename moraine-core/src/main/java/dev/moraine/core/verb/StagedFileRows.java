@@ -107,10 +107,24 @@ final class StagedFileRows {
       value.setPartialMax(r.partialMax());
     }
     if (r.mappingId() != null) {
-      throw new InvalidArgumentException(
-          "data file "
-              + Long.toUnsignedString(id)
-              + " is mapped by name: the staged-row door takes no column mappings yet");
+      // A file registered by its columns' names: its mapping is this commit's (staged before the
+      // files) or one the lake holds, of the same table.
+      if (staged
+          .get(
+              new EntityKey.Mapping(tableId, r.mappingId()),
+              dev.moraine.core.keyspace.proto.MappingValue.class)
+          .isEmpty()) {
+        throw new NotFoundException(
+            ErrorCode.NOT_FOUND,
+            "data file "
+                + Long.toUnsignedString(id)
+                + " names column mapping "
+                + r.mappingId()
+                + ", which table "
+                + Long.toUnsignedString(tableId)
+                + " does not have");
+      }
+      value.setMappingId(r.mappingId());
     }
     List<FilePartitionValueRow> given = values == null ? List.of() : values;
     if (merged) {

@@ -16,6 +16,7 @@ import dev.moraine.core.view.CatalogReads;
 import dev.moraine.core.view.InterveningChanges;
 import dev.moraine.core.view.SnapshotView;
 import dev.moraine.ducklake.changes.ChangeSet;
+import dev.moraine.ducklake.rows.ColumnMappingRow;
 import dev.moraine.ducklake.rows.DataFileRow;
 import dev.moraine.ducklake.rows.DeleteFileRow;
 import dev.moraine.ducklake.rows.DuckLakeRow;
@@ -23,6 +24,7 @@ import dev.moraine.ducklake.rows.FileColumnStatsRow;
 import dev.moraine.ducklake.rows.FilePartitionValueRow;
 import dev.moraine.ducklake.rows.FilesScheduledForDeletionRow;
 import dev.moraine.ducklake.rows.InlinedDataTablesRow;
+import dev.moraine.ducklake.rows.NameMappingRow;
 import dev.moraine.ducklake.rows.SnapshotChangesRow;
 import dev.moraine.ducklake.rows.SnapshotRow;
 import dev.moraine.ducklake.rows.TableColumnStatsRow;
@@ -394,7 +396,9 @@ final class StagedRebase {
         || row instanceof FileColumnStatsRow
         || row instanceof TableStatsRow
         || row instanceof TableColumnStatsRow
-        || row instanceof FilesScheduledForDeletionRow;
+        || row instanceof FilesScheduledForDeletionRow
+        || row instanceof ColumnMappingRow
+        || row instanceof NameMappingRow;
   }
 
   private DuckLakeRow move(DuckLakeRow row, Map<Long, Long> appended, Map<Long, Long> bytes) {
@@ -427,7 +431,7 @@ final class StagedRebase {
           f.rowIdStart() == null || shift == null ? f.rowIdStart() : f.rowIdStart() + shift,
           f.partitionId(),
           f.encryptionKey(),
-          f.mappingId(),
+          file(f.mappingId()),
           f.partialMax());
     }
     if (row instanceof DeleteFileRow d) {
@@ -462,6 +466,19 @@ final class StagedRebase {
           s.maxValue(),
           s.containsNan(),
           s.extraStats());
+    }
+    if (row instanceof ColumnMappingRow m) {
+      // A mapping's id is drawn from next_file_id, as a file's.
+      return new ColumnMappingRow(file(m.mappingId()), m.tableId(), m.type());
+    }
+    if (row instanceof NameMappingRow m) {
+      return new NameMappingRow(
+          file(m.mappingId()),
+          m.columnId(),
+          m.sourceName(),
+          m.targetFieldId(),
+          m.parentColumn(),
+          m.isPartition());
     }
     if (row instanceof FilesScheduledForDeletionRow) {
       // It names a delete file of the base, and its time is the commit's own.

@@ -13,6 +13,7 @@ import dev.moraine.core.keyspace.proto.SnapshotValue;
 import dev.moraine.core.view.SnapshotView;
 import dev.moraine.ducklake.changes.ChangeSet;
 import dev.moraine.ducklake.changes.ChangesMade;
+import dev.moraine.ducklake.rows.ColumnMappingRow;
 import dev.moraine.ducklake.rows.ColumnRow;
 import dev.moraine.ducklake.rows.DataFileRow;
 import dev.moraine.ducklake.rows.DeleteFileRow;
@@ -21,6 +22,7 @@ import dev.moraine.ducklake.rows.FileColumnStatsRow;
 import dev.moraine.ducklake.rows.FilePartitionValueRow;
 import dev.moraine.ducklake.rows.FilesScheduledForDeletionRow;
 import dev.moraine.ducklake.rows.InlinedDataTablesRow;
+import dev.moraine.ducklake.rows.NameMappingRow;
 import dev.moraine.ducklake.rows.SchemaRow;
 import dev.moraine.ducklake.rows.SchemaVersionsRow;
 import dev.moraine.ducklake.rows.SnapshotChangesRow;
@@ -194,6 +196,8 @@ public final class StagedTranslation {
     List<StagedRows.End> sortEnds = new ArrayList<>();
     List<SortInfoRow> newSorts = new ArrayList<>();
     List<SortExpressionRow> sortExpressions = new ArrayList<>();
+    List<ColumnMappingRow> newMappings = new ArrayList<>();
+    List<NameMappingRow> nameMappings = new ArrayList<>();
     for (StagedRows.Op op : rows.ops()) {
       if (op == null) {
         throw new InvalidArgumentException("a staged row operation is null");
@@ -279,6 +283,10 @@ public final class StagedTranslation {
         newSorts.add(r);
       } else if (row instanceof SortExpressionRow r && insert) {
         sortExpressions.add(r);
+      } else if (row instanceof ColumnMappingRow r && insert) {
+        newMappings.add(r);
+      } else if (row instanceof NameMappingRow r && insert) {
+        nameMappings.add(r);
       } else {
         throw new InvalidArgumentException(
             StagedRowChecks.describe(op)
@@ -395,6 +403,7 @@ public final class StagedTranslation {
     flush.deregister(droppedInlinedTables);
     schedules.forEach(this.removals::schedule);
     Set<Long> fileIds = new HashSet<>();
+    StagedMappings.create(staged, fileRows, newMappings, nameMappings, record, fileIds);
     Map<List<Long>, List<FilePartitionValueRow>> valuesOf = new HashMap<>();
     for (FilePartitionValueRow v : partitionValues) {
       required(v.partitionKeyIndex(), v, "partition_key_index");

@@ -56,15 +56,16 @@ import java.util.UUID;
  * <p><b>What commits.</b> What the staged-row door takes (RFC 0006 §13): INSERTs, DELETEs and
  * UPDATEs, merges of files, CREATE and DROP of schemas, tables (also CREATE TABLE AS), views and
  * macros, column changes, SET and RESET PARTITIONED BY (a reset keeps no empty partitioning), SET
- * and RESET SORTED BY, COMMENT ON (not IS NULL), options and snapshot expiry and file cleanup
- * (carried out by the lake's own). Data inlining is off in the staging catalog unless the session
- * is opened with a row limit ({@link #open(Catalog, Path, long)}); then small INSERTs, and DELETEs
- * and UPDATEs of inlined rows, land in the lake's inline chunks, and a flush moves them into files.
- * A statement DuckLake commits in a shape the door refuses (COMMENT ON ... IS NULL, ...) throws the
- * door's exception, unchecked as every Moraine exception, and the lake is as it was; the Parquet
- * files DuckLake wrote for it are left in the data path for orphan cleanup. A {@code
- * CommitConflictException} says the lake moved in a way the statement cannot follow: the staging
- * catalog is fresh again, and running the statement again re-drives it.
+ * and RESET SORTED BY, COMMENT ON (not IS NULL), {@code ducklake_add_data_files}, options and
+ * snapshot expiry and file cleanup (carried out by the lake's own). Data inlining is off in the
+ * staging catalog unless the session is opened with a row limit ({@link #open(Catalog, Path,
+ * long)}); then small INSERTs, and DELETEs and UPDATEs of inlined rows, land in the lake's inline
+ * chunks, and a flush moves them into files. A statement DuckLake commits in a shape the door
+ * refuses (COMMENT ON ... IS NULL, ...) throws the door's exception, unchecked as every Moraine
+ * exception, and the lake is as it was; the Parquet files DuckLake wrote for it are left in the
+ * data path for orphan cleanup. A {@code CommitConflictException} says the lake moved in a way the
+ * statement cannot follow: the staging catalog is fresh again, and running the statement again
+ * re-drives it.
  *
  * <p><b>Transactions.</b> {@code BEGIN} (or {@code BEGIN TRANSACTION}) ... {@code COMMIT} lands as
  * one snapshot, as in DuckLake. The session recognises these statements by their first word, to

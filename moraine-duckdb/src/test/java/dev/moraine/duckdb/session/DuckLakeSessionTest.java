@@ -374,6 +374,64 @@ class DuckLakeSessionTest {
   }
 
   /**
+   * Parquet files registered by their columns' names ({@code ducklake_add_data_files}): the mapping
+   * and its name rows land as stock writes them, the mapping id drawn from {@code next_file_id},
+   * and DuckDB reads the files through them. A registration authored against a snapshot the lake
+   * has moved past is rebased, its mapping id moved with its file id.
+   */
+  @Test
+  void addedDataFiles_mappedByName_landAsStockCommitsThem_andRebase() throws Exception {
+    Path first = dir.resolve("ext-1.parquet");
+    Path second = dir.resolve("ext-2.parquet");
+    stock.execute(
+        "COPY (SELECT i::INTEGER AS a, 'v' || i AS b FROM range(5) r(i)) TO '" + first + "'");
+    stock.execute(
+        "COPY (SELECT 'w' || i AS B, (i + 10)::INTEGER AS A FROM range(3) r(i)) TO '"
+            + second
+            + "'");
+    try (DuckLakeSession session = DuckLakeSession.open(catalog, dir.resolve("added"))) {
+      runOnBoth(
+          session,
+          List.of(
+              "CALL ducklake_add_data_files('lake', 't', '" + first + "')",
+              "INSERT INTO t VALUES (100, 'written')",
+              "CALL ducklake_add_data_files('lake', 't', '" + second + "')",
+              "DELETE FROM t WHERE a = 11"));
+      String q = "SELECT count(*) AS n, sum(a) AS s, min(b) AS lo, max(b) AS hi FROM t";
+      assertEquals(stock.query(q), session.query(q), q);
+
+      // Another session registers a file of a third layout (stock tells mappings apart by their
+      // names' case, not their order) in a transaction begun before this one's next commit, which
+      // reuses the second file's mapping as stock does: the late rows are rebased, the new
+      // mapping's id moved with the file id.
+      Path third = dir.resolve("ext-3.parquet");
+      stock.execute(
+          "COPY (SELECT 'x' || i AS b, (i + 20)::INTEGER AS A FROM range(4) r(i)) TO '"
+              + third
+              + "'");
+      try (DuckLakeSession late = DuckLakeSession.open(catalog, dir.resolve("added-late"))) {
+        late.execute("BEGIN");
+        late.execute("CALL ducklake_add_data_files('lake', 't', '" + third + "')");
+        session.execute("CALL ducklake_add_data_files('lake', 't', '" + second + "')");
+        late.execute("COMMIT");
+      }
+      CatalogSnapshot head = catalog.snapshot();
+      Set<Long> mappings = new HashSet<>();
+      Set<Long> fileIds = new HashSet<>();
+      for (DataFileInfo f : head.dataFiles(1)) {
+        fileIds.add(f.dataFileId());
+        f.mappingId().ifPresent(mappings::add);
+      }
+      assertEquals(3, mappings.size(), "a mapping per layout: " + mappings);
+      mappings.forEach(m -> assertTrue(!fileIds.contains(m), "mapping " + m + " is a file's id"));
+      assertEquals(
+          List.of(Map.of("n", 15L, "s", java.math.BigInteger.valueOf(251))),
+          session.query("SELECT count(*) AS n, sum(a)::HUGEINT AS s FROM t"),
+          "5+1+3-1 rows, the second file again and the third's 4");
+    }
+  }
+
+  /**
    * RESET PARTITIONED BY through a session: stock ends the live partitioning and opens one without
    * columns, under an id it draws; the lake ends it and keeps no record for the empty one (as
    * {@code resetPartitionKey} does), with the catalog counter as stock left it. Every other row

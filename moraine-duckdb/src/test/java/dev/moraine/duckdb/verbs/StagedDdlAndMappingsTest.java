@@ -12,7 +12,9 @@ import dev.moraine.core.catalog.model.ColumnDef;
 import dev.moraine.core.catalog.model.Head;
 import dev.moraine.duckdb.reference.ReferenceDuckLake;
 import dev.moraine.duckdb.session.CommitCapture;
+import dev.moraine.ducklake.rows.ColumnMappingRow;
 import dev.moraine.ducklake.rows.ColumnTagRow;
+import dev.moraine.ducklake.rows.NameMappingRow;
 import dev.moraine.ducklake.rows.SortExpressionRow;
 import dev.moraine.ducklake.rows.SortInfoRow;
 import dev.moraine.ducklake.rows.TableRow;
@@ -26,12 +28,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Comments, sort keys and RESET PARTITIONED BY through the staged-row door, against stock DuckLake
- * 1.5.5: each statement's row operations are read off stock's catalog and handed to {@code
- * commitStaged}, first altered in ways the door must refuse (each refusal a typed error that writes
- * nothing), then as stock wrote them, after which every ducklake_* row equals stock's.
+ * Comments, sort keys, RESET PARTITIONED BY and files registered with a column mapping through the
+ * staged-row door, against stock DuckLake 1.5.5: each statement's row operations are read off
+ * stock's catalog and handed to {@code commitStaged}, first altered in ways the door must refuse
+ * (each refusal a typed error that writes nothing), then as stock wrote them, after which every
+ * ducklake_* row equals stock's.
  */
-class StagedTagsAndSortsTest {
+class StagedDdlAndMappingsTest {
   @TempDir Path dir;
   private PairedLakes lakes;
   private ReferenceDuckLake stock;
@@ -185,6 +188,50 @@ class StagedTagsAndSortsTest {
     assertEquals(1, differing.size(), differing.toString());
     assertTrue(differing.get(0).startsWith("ducklake_partition_info"), differing.get(0));
     assertTrue(lakes.catalog.snapshot().partitioning(1).isEmpty(), "t is not partitioned");
+  }
+
+  /**
+   * {@code ducklake_add_data_files}: a column mapping with its name rows, under an id drawn from
+   * {@code next_file_id}, and the file naming it.
+   */
+  @Test
+  void addedDataFiles_takeTheirMapping_andRefuseAMalformedOne() throws Exception {
+    Path file = dir.resolve("ext.parquet");
+    stock.execute(
+        "COPY (SELECT 'v' || i AS B, i::INTEGER AS A FROM range(3) r(i)) TO '" + file + "'");
+    StagedRows added =
+        captured("CALL ducklake_add_data_files('" + stock.alias() + "', 't', '" + file + "')");
+    refused(
+        without(added, op -> op.row() instanceof NameMappingRow),
+        InvalidArgumentException.class,
+        "no ducklake_name_mapping rows");
+    refused(
+        without(added, op -> op.row() instanceof ColumnMappingRow),
+        InvalidArgumentException.class,
+        "this commit does not create");
+    refused(
+        without(
+            added,
+            op -> op.row() instanceof ColumnMappingRow || op.row() instanceof NameMappingRow),
+        NotFoundException.class,
+        "names column mapping");
+    refused(
+        mapped(
+            added,
+            op ->
+                op.row() instanceof NameMappingRow m && m.columnId() == 1L
+                    ? new StagedRows.Insert(
+                        new NameMappingRow(
+                            m.mappingId(),
+                            m.columnId(),
+                            m.sourceName(),
+                            99L,
+                            m.parentColumn(),
+                            m.isPartition()))
+                    : op),
+        NotFoundException.class,
+        "column 99");
+    land(added);
   }
 
   /** Runs {@code sql} on stock and returns the row operations of the commit it made. */
